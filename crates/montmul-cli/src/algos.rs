@@ -1,0 +1,68 @@
+//! `montmul algos`: the table of every algorithm and kernel.
+
+use montmul::kernel;
+use serde::Serialize;
+
+use crate::CliError;
+
+/// Arguments of `montmul algos`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Print a JSON array instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Row {
+    name: &'static str,
+    seed: &'static str,
+    words: Vec<u32>,
+    reductions: Vec<&'static str>,
+    constant_time: bool,
+    available: bool,
+    summary: &'static str,
+}
+
+/// Prints the table (or JSON) of every kernel.
+pub fn run(args: Args) -> Result<(), CliError> {
+    let rows: Vec<Row> = kernel::catalog()
+        .into_iter()
+        .map(|k| Row {
+            name: k.name,
+            seed: k.seed,
+            words: k.words.to_vec(),
+            reductions: k.reductions.iter().map(|r| r.name()).collect(),
+            constant_time: k.constant_time,
+            available: (k.available)(),
+            summary: k.summary,
+        })
+        .collect();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(());
+    }
+    println!(
+        "{:<12} {:<30} {:<12} {:<10} {:<6} {:<9} summary",
+        "name", "seed", "words", "reduction", "ct", "available"
+    );
+    for r in rows {
+        let words = r
+            .words
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        println!(
+            "{:<12} {:<30} {:<12} {:<10} {:<6} {:<9} {}",
+            r.name,
+            r.seed,
+            words,
+            r.reductions.join(","),
+            if r.constant_time { "yes" } else { "no" },
+            if r.available { "yes" } else { "no" },
+            r.summary
+        );
+    }
+    Ok(())
+}

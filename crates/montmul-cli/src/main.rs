@@ -1,0 +1,79 @@
+//! `montmul`: the command line of the montmul engine and laboratory.
+//!
+//! Numbers are big-endian hexadecimal with an optional `0x`. Bad input prints one line
+//! `error: ...` on stderr and exits with status 2; nothing is ever half-written.
+
+mod algos;
+mod arith;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Montgomery multiplication engine and laboratory.
+#[derive(Parser)]
+#[command(name = "montmul", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List every algorithm and kernel, its seed, word sizes, and whether this CPU runs it.
+    Algos(algos::Args),
+    /// Print A*B mod N, computed with one Montgomery algorithm.
+    Mul(arith::MulArgs),
+    /// Print B^E mod N, computed with one Montgomery algorithm.
+    Exp(arith::ExpArgs),
+}
+
+/// A failure to report: one line on stderr, exit status 2.
+#[derive(Debug)]
+pub struct CliError(String);
+
+impl<E: std::fmt::Display> From<E> for CliError {
+    fn from(e: E) -> Self {
+        CliError(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind::{DisplayHelp, DisplayVersion};
+            if matches!(e.kind(), DisplayHelp | DisplayVersion) {
+                print!("{e}");
+                return ExitCode::SUCCESS;
+            }
+            // clap's first line already reads "error: ..."; the usage lines after it are
+            // dropped so that a script sees exactly one line.
+            let text = e.to_string();
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let mut line = lines
+                .next()
+                .unwrap_or("error: invalid arguments")
+                .to_string();
+            if line.ends_with(':') {
+                // "the following required arguments were not provided:" names them next.
+                line.push(' ');
+                line.push_str(lines.next().unwrap_or(""));
+            }
+            eprintln!("{line}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Algos(args) => algos::run(args),
+        Command::Mul(args) => arith::mul(args),
+        Command::Exp(args) => arith::exp(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! [`Modulus`]: a validated odd modulus with its Montgomery constants.
+//!
+//! As in OpenSSL's `BN_MONT_CTX` and crypto-bigint's `MontyParams`, the context is
+//! n, n0' = -n^-1 mod 2^w, R mod n and R^2 mod n, where R = 2^(w*s) and s is the number
+//! of limbs the kernels work on. The modulus also carries the [`Kernel`] that was chosen
+//! for it, once, so every [`crate::Residue`] operation goes straight to that kernel.
+
+use core::fmt;
+
+use crate::encoding::{be_bytes_to_limbs, bit_length, hex_to_be_bytes};
+use crate::kernel::{self, Kernel};
+use crate::{ct, Error, Limb};
+
+/// The largest modulus montmul accepts, in bits.
+pub const MAX_BITS: u32 = 16384;
+
+/// How far a Montgomery product is reduced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reduction {
+    /// Results in `[0, n)`: the final conditional subtraction is done, in constant time
+    /// with masks. R = 2^(w*s) with s = ceil(bits / w).
+    Full,
+    /// Subtraction-less (seed 000 sec. 3, after Walter 1999): R > 4n, inputs and outputs
+    /// in `[0, 2n)`, no final subtraction. s = ceil((bits + 2) / w).
+    Lazy,
+}
+
+impl Reduction {
+    /// Both policies.
+    pub const ALL: [Reduction; 2] = [Reduction::Full, Reduction::Lazy];
+
+    /// The policy's name as the command line spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reduction::Full => "full",
+            Reduction::Lazy => "lazy",
+        }
+    }
+}
+
+impl fmt::Display for Reduction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A validated odd modulus `n > 1` of at most [`MAX_BITS`] bits, with its Montgomery
+/// constants for `L`-bit limbs and the kernel that multiplies modulo it.
+///
+/// All limb vectors are little-endian and exactly [`Modulus::limbs`] long.
+#[derive(Clone)]
+pub struct Modulus<L: Limb> {
+    n: Vec<L>,
+    bits: u32,
+    n0: L,
+    r1: Vec<L>,
+    r2: Vec<L>,
+    /// n for `Full`, 2n for `Lazy`: residues are kept below this bound.
+    bound: Vec<L>,
+    reduction: Reduction,
+    kernel: &'static dyn Kernel<L>,
+}
+
+impl<L: Limb> Modulus<L> {
+    /// Builds a modulus from little-endian limbs, with the default kernel
+    /// ([`kernel::default`]) and its preferred reduction policy.
+    pub fn new(limbs: &[L]) -> Result<Self, Error> {
+        let kernel = kernel::default::<L>();
+        Self::with_kernel(limbs, kernel, kernel.info().reductions[0])
+    }
+
+    /// Builds a modulus from big-endian bytes (default kernel and policy).
+    pub fn from_be_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        if bytes.is_empty() {
+            return Err(Error::EmptyModulus);
+        }
+        Self::new(&be_bytes_to_limbs(bytes))
+    }
+
+    /// Builds a modulus from big-endian hexadecimal text, `0x` optional.
+    pub fn from_hex(text: &str) -> Result<Self, Error> {
+        Self::from_be_bytes(&hex_to_be_bytes(text)?)
+    }
+
+    /// Builds a modulus that multiplies with `kernel` under `reduction`.
+    ///
+    /// Fails with a typed error when the modulus is empty, zero, one, even or longer
+    /// than [`MAX_BITS`], or when the kernel lacks this word size, this policy, or a CPU
+    /// feature it needs.
+    pub fn with_kernel(
+        limbs: &[L],
+        kernel: &'static dyn Kernel<L>,
+        reduction: Reduction,
+    ) -> Result<Self, Error> {
+        let info = kernel.info();
+        if !info.words.contains(&L::BITS) {
+            return Err(Error::UnsupportedWord {
+                algo: info.name,
+                word: L::BITS,
+            });
+        }
+        if !info.reductions.contains(&reduction) {
+            return Err(Error::UnsupportedReduction {
+                algo: info.name,
+                reduction,
+            });
+        }
+        if !(info.available)() {
+            return Err(Error::Unavailable { algo: info.name });
+        }
+        if limbs.is_empty() {
+            return Err(Error::EmptyModulus);
+        }
+        let bits = bit_length(limbs);
+        match bits {
+            0 => return Err(Error::ZeroModulus),
+            1 => return Err(Error::ModulusIsOne),
+            b if b > MAX_BITS => {
+                return Err(Error::ModulusTooLarge {
+                    bits: b,
+                    max: MAX_BITS,
+                })
+            }
+            _ => {}
+        }
+        if limbs[0].and(L::ONE) == L::ZERO {
+            return Err(Error::EvenModulus);
+        }
+        let headroom = match reduction {
+            Reduction::Full => 0,
+            Reduction::Lazy => 2,
+        };
+        let s = (bits + headroom).div_ceil(L::BITS) as usize;
+        let mut n = limbs[..limbs.len().min(s)].to_vec();
+        n.resize(s, L::ZERO);
+
+        let n0 = L::inv_mod_word(n[0]).wrapping_neg();
+        // R mod n and R^2 mod n by 2*w*s modular doublings of 1, each one branch-free:
+        // slow next to a division, but done once per modulus and constant-time, so it is
+        // safe for secret moduli (RSA's p and q).
+        let mut x = vec![L::ZERO; s];
+        x[0] = L::ONE;
+        let mut r1 = Vec::new();
+        for i in 1..=2 * L::BITS as usize * s {
+            mod_double(&mut x, &n);
+            if i == L::BITS as usize * s {
+                r1 = x.clone();
+            }
+        }
+        let r2 = x;
+        // With s = 1 and bits < w the first doubling steps start below n, so a 1 that
+        // is >= n cannot happen: n > 1 always.
+        let bound = match reduction {
+            Reduction::Full => n.clone(),
+            Reduction::Lazy => {
+                let mut two_n = vec![L::ZERO; s];
+                // 2n < R because R > 4n.
+                ct::add(&mut two_n, &n, &n);
+                two_n
+            }
+        };
+        Ok(Modulus {
+            n,
+            bits,
+            n0,
+            r1,
+            r2,
+            bound,
+            reduction,
+            kernel,
+        })
+    }
+
+    /// The modulus as exactly [`Self::limbs`] little-endian limbs.
+    pub fn n(&self) -> &[L] {
+        &self.n
+    }
+    /// Number of limbs s; R = 2^(w*s).
+    pub fn limbs(&self) -> usize {
+        self.n.len()
+    }
+    /// Bit length of the modulus.
+    pub fn bits(&self) -> u32 {
+        self.bits
+    }
+    /// n0' = -n^-1 mod 2^w.
+    pub fn n0(&self) -> L {
+        self.n0
+    }
+    /// R mod n: the Montgomery form of 1.
+    pub fn r1(&self) -> &[L] {
+        &self.r1
+    }
+    /// R^2 mod n: multiplying by it converts into Montgomery form.
+    pub fn r2(&self) -> &[L] {
+        &self.r2
+    }
+    /// Residues are kept below this: n for [`Reduction::Full`], 2n for [`Reduction::Lazy`].
+    pub fn bound(&self) -> &[L] {
+        &self.bound
+    }
+    /// The reduction policy.
+    pub fn reduction(&self) -> Reduction {
+        self.reduction
+    }
+    /// The kernel chosen for this modulus.
+    pub fn kernel(&self) -> &'static dyn Kernel<L> {
+        self.kernel
+    }
+
+    /// Montgomery product `a * b * R^-1 mod n` of two limb vectors through this
+    /// modulus' kernel (inputs and output below [`Self::bound`]).
+    #[inline]
+    pub fn mont_mul(&self, a: &[L], b: &[L], out: &mut [L]) {
+        self.kernel.mul(self, a, b, out);
+    }
+
+    /// Montgomery square `a * a * R^-1 mod n` through this modulus' kernel.
+    #[inline]
+    pub fn mont_sqr(&self, a: &[L], out: &mut [L]) {
+        self.kernel.sqr(self, a, out);
+    }
+}
+
+impl<L: Limb> fmt::Debug for Modulus<L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Modulus")
+            .field("bits", &self.bits)
+            .field("word", &L::BITS)
+            .field("limbs", &self.n.len())
+            .field("reduction", &self.reduction)
+            .field("kernel", &self.kernel.info().name)
+            .finish()
+    }
+}
+
+impl<L: Limb> PartialEq for Modulus<L> {
+    fn eq(&self, other: &Self) -> bool {
+        self.n == other.n
+            && self.reduction == other.reduction
+            && core::ptr::eq(self.kernel.info(), other.kernel.info())
+    }
+}
+
+/// `x = 2x mod n` for `x < n`, branch-free.
+fn mod_double<L: Limb>(x: &mut [L], n: &[L]) {
+    let mut carry = L::ZERO;
+    for limb in x.iter_mut() {
+        let next = limb.shr(L::BITS - 1);
+        *limb = limb.shl(1).or(carry);
+        carry = next;
+    }
+    // 2x < 2n, so one conditional subtraction lands in [0, n).
+    ct::reduce_once(x, carry, n);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_bad_moduli() {
+        assert_eq!(Modulus::<u64>::new(&[]).unwrap_err(), Error::EmptyModulus);
+        assert_eq!(
+            Modulus::<u64>::new(&[0, 0]).unwrap_err(),
+            Error::ZeroModulus
+        );
+        assert_eq!(Modulus::<u64>::new(&[1]).unwrap_err(), Error::ModulusIsOne);
+        assert_eq!(Modulus::<u8>::new(&[4, 1]).unwrap_err(), Error::EvenModulus);
+        let mut big = vec![u64::MAX; 256];
+        big.push(1);
+        assert!(matches!(
+            Modulus::<u64>::new(&big),
+            Err(Error::ModulusTooLarge { .. })
+        ));
+        assert!(Modulus::<u64>::new(&[u64::MAX; 256]).is_ok());
+        assert_eq!(
+            Modulus::<u8>::from_be_bytes(&[]).unwrap_err(),
+            Error::EmptyModulus
+        );
+        assert!(matches!(
+            Modulus::<u8>::from_hex("xyz"),
+            Err(Error::InvalidHex { .. })
+        ));
+    }
+
+    #[test]
+    fn constants_for_a_small_modulus() {
+        // n = 0x0b = 11, w = 8: R = 256; R mod 11 = 3; R^2 mod 11 = 9; n0' = -11^-1 mod 256.
+        let m = Modulus::<u8>::new(&[11]).unwrap();
+        assert_eq!(m.r1(), &[3]);
+        assert_eq!(m.r2(), &[9]);
+        assert_eq!(m.n0().wrapping_mul(11), 255);
+        // Leading zero limbs are dropped.
+        let m = Modulus::<u16>::new(&[11, 0, 0]).unwrap();
+        assert_eq!(m.limbs(), 1);
+    }
+}
