@@ -5,6 +5,7 @@
 
 mod algos;
 mod arith;
+mod bench;
 
 use std::process::ExitCode;
 
@@ -26,6 +27,8 @@ enum Command {
     Mul(arith::MulArgs),
     /// Print B^E mod N, computed with one Montgomery algorithm.
     Exp(arith::ExpArgs),
+    /// Time montmul's kernels (and, with --peers, GMP, OpenSSL, num-bigint, crypto-bigint).
+    Bench(bench::Args),
 }
 
 /// A failure to report: one line on stderr, exit status 2.
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Command::Algos(args) => algos::run(args),
         Command::Mul(args) => arith::mul(args),
         Command::Exp(args) => arith::exp(args),
+        Command::Bench(args) => bench::run_bench(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,307 @@
+//! `montmul bench`: nanoseconds per Montgomery multiplication, squaring and full-size
+//! constant-time exponentiation, for montmul's kernels and, with `--peers`, for GMP,
+//! OpenSSL, num-bigint and crypto-bigint in the same process, on the same inputs,
+//! interleaved round by round so that machine noise hits everyone alike.
+//!
+//! Before any timing, every implementation's product and power are checked equal to
+//! num-bigint's; a disagreement is an error, not a row in the table.
+
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use montmul::encoding::be_bytes_to_limbs;
+use montmul::{kernel, Kernel, Modulus, Residue};
+use montmul_peers::{Contender, Inputs};
+use num_bigint::BigUint;
+use serde::Serialize;
+
+use crate::CliError;
+
+/// Arguments of `montmul bench`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Modulus sizes in bits, comma-separated (multiples of 8, 64..16384).
+    #[arg(long, value_delimiter = ',', default_values_t = [256u32, 384, 512, 1024, 2048, 3072, 4096])]
+    bits: Vec<u32>,
+    /// montmul kernels to time, comma-separated (default: every 64-bit kernel).
+    #[arg(long, value_delimiter = ',')]
+    algo: Vec<String>,
+    /// Operations to time, comma-separated: mul, sqr, exp.
+    #[arg(long, value_delimiter = ',', default_values_t = ["mul".to_string(), "sqr".to_string(), "exp".to_string()])]
+    ops: Vec<String>,
+    /// Also time GMP, OpenSSL, num-bigint and crypto-bigint on the same inputs.
+    #[arg(long)]
+    peers: bool,
+    /// Interleaved rounds per measurement; the median is reported.
+    #[arg(long, default_value_t = 7)]
+    rounds: usize,
+    /// Target duration of one timed batch, in milliseconds.
+    #[arg(long, default_value_t = 5)]
+    batch_ms: u64,
+    /// Seed of the random inputs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print a JSON array of {op, bits, impl, ns} instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One measured median.
+#[derive(Serialize, Clone)]
+pub struct Row {
+    op: &'static str,
+    bits: u32,
+    #[serde(rename = "impl")]
+    name: String,
+    ns: f64,
+}
+
+/// montmul with one kernel and 64-bit limbs, as a contender.
+struct Montmul {
+    name: String,
+    m: Modulus<u64>,
+    a: Vec<u64>,
+    b: Vec<u64>,
+    x: Vec<u64>,
+    t: Vec<u64>,
+    e: Vec<u8>,
+}
+
+impl Montmul {
+    fn new(k: &'static dyn Kernel<u64>, inputs: &Inputs) -> Result<Self, CliError> {
+        let m = Modulus::with_kernel(&be_bytes_to_limbs(&inputs.n), k, k.info().reductions[0])?;
+        let a = Residue::from_be_bytes(&m, &inputs.a)?
+            .montgomery_limbs()
+            .to_vec();
+        let b = Residue::from_be_bytes(&m, &inputs.b)?
+            .montgomery_limbs()
+            .to_vec();
+        let s = m.limbs();
+        Ok(Montmul {
+            name: format!("montmul:{}", k.info().name),
+            x: a.clone(),
+            t: vec![0; s],
+            a,
+            b,
+            e: inputs.e.clone(),
+            m,
+        })
+    }
+
+    fn residue(&self, v: &[u64]) -> Residue<'_, u64> {
+        Residue::from_montgomery(&self.m, v.to_vec()).expect("kernel outputs stay in range")
+    }
+}
+
+impl Contender for Montmul {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn mul_result(&mut self) -> Vec<u8> {
+        (&self.residue(&self.a) * &self.residue(&self.b)).to_be_bytes()
+    }
+    fn exp_result(&mut self) -> Vec<u8> {
+        self.residue(&self.a).pow(&self.e).to_be_bytes()
+    }
+    fn run_mul(&mut self, iters: u64) {
+        for _ in 0..iters {
+            self.m.mont_mul(&self.x, &self.b, &mut self.t);
+            std::mem::swap(&mut self.x, &mut self.t);
+        }
+    }
+    fn run_sqr(&mut self, iters: u64) {
+        for _ in 0..iters {
+            self.m.mont_sqr(&self.x, &mut self.t);
+            std::mem::swap(&mut self.x, &mut self.t);
+        }
+    }
+    fn run_exp(&mut self, iters: u64) {
+        let base = self.residue(&self.a);
+        for _ in 0..iters {
+            std::hint::black_box(base.pow(&self.e));
+        }
+    }
+}
+
+fn run(c: &mut dyn Contender, op: &str, iters: u64) {
+    match op {
+        "mul" => c.run_mul(iters),
+        "sqr" => c.run_sqr(iters),
+        _ => c.run_exp(iters),
+    }
+}
+
+/// Iterations that make one batch last about `target`.
+fn calibrate(c: &mut dyn Contender, op: &str, target: Duration) -> u64 {
+    let mut iters = 1u64;
+    loop {
+        let t = Instant::now();
+        run(c, op, iters);
+        let dt = t.elapsed();
+        if dt >= target || iters >= 1 << 24 {
+            return iters;
+        }
+        let scale = (target.as_secs_f64() / dt.as_secs_f64().max(1e-9)).clamp(2.0, 100.0);
+        iters = ((iters as f64) * scale).ceil() as u64;
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+fn kernels(names: &[String]) -> Result<Vec<&'static dyn Kernel<u64>>, CliError> {
+    if names.is_empty() {
+        return Ok(kernel::all::<u64>()
+            .iter()
+            .copied()
+            .filter(|k| k.info().words.contains(&64) && (k.info().available)())
+            .collect());
+    }
+    names
+        .iter()
+        .map(|n| Ok(kernel::by_name::<u64>(n)?))
+        .collect()
+}
+
+/// Checks that every contender computes num-bigint's product and power.
+fn check_agreement(
+    cs: &mut [Box<dyn Contender>],
+    inputs: &Inputs,
+    bits: u32,
+) -> Result<(), CliError> {
+    let f = BigUint::from_bytes_be;
+    let (n, a, b, e) = (f(&inputs.n), f(&inputs.a), f(&inputs.b), f(&inputs.e));
+    let mul = montmul_peers::trim(&((&a * &b) % &n).to_bytes_be());
+    let exp = montmul_peers::trim(&a.modpow(&e, &n).to_bytes_be());
+    for c in cs.iter_mut() {
+        if montmul_peers::trim(&c.mul_result()) != mul {
+            return Err(CliError(format!(
+                "{} disagrees with num-bigint on a product at {bits} bits",
+                c.name()
+            )));
+        }
+        if montmul_peers::trim(&c.exp_result()) != exp {
+            return Err(CliError(format!(
+                "{} disagrees with num-bigint on a power at {bits} bits",
+                c.name()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `montmul bench`.
+pub fn run_bench(args: Args) -> Result<(), CliError> {
+    for &b in &args.bits {
+        if !(64..=16384).contains(&b) || b % 8 != 0 {
+            return Err(CliError(format!(
+                "--bits: {b} is not a multiple of 8 in 64..16384"
+            )));
+        }
+    }
+    for op in &args.ops {
+        if !["mul", "sqr", "exp"].contains(&op.as_str()) {
+            return Err(CliError(format!(
+                "--ops: unknown operation '{op}' (mul, sqr, exp)"
+            )));
+        }
+    }
+    if args.rounds == 0 {
+        return Err(CliError("--rounds must be at least 1".into()));
+    }
+    let ks = kernels(&args.algo)?;
+    let ops: Vec<&'static str> = ["mul", "sqr", "exp"]
+        .into_iter()
+        .filter(|o| args.ops.iter().any(|x| x == o))
+        .collect();
+    let target = Duration::from_millis(args.batch_ms.max(1));
+    let bar = ProgressBar::new((args.bits.len() * ops.len()) as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed}] {bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut rows = Vec::new();
+    for &bits in &args.bits {
+        let inputs = Inputs::random(bits, args.seed);
+        let mut cs: Vec<Box<dyn Contender>> = Vec::new();
+        for &k in &ks {
+            cs.push(Box::new(Montmul::new(k, &inputs)?));
+        }
+        if args.peers {
+            cs.extend(montmul_peers::all(&inputs));
+        }
+        bar.set_message(format!("{bits} bits: checking agreement"));
+        check_agreement(&mut cs, &inputs, bits)?;
+        for &op in &ops {
+            bar.set_message(format!("{bits} bits: {op}"));
+            let mut timed: Vec<&mut Box<dyn Contender>> =
+                cs.iter_mut().filter(|c| c.times(op)).collect();
+            let iters: Vec<u64> = timed
+                .iter_mut()
+                .map(|c| calibrate(c.as_mut(), op, target))
+                .collect();
+            let mut samples = vec![Vec::with_capacity(args.rounds); timed.len()];
+            for _ in 0..args.rounds {
+                for (i, c) in timed.iter_mut().enumerate() {
+                    let t = Instant::now();
+                    run(c.as_mut(), op, iters[i]);
+                    samples[i].push(t.elapsed().as_nanos() as f64 / iters[i] as f64);
+                }
+            }
+            for (c, s) in timed.iter().zip(samples) {
+                rows.push(Row {
+                    op,
+                    bits,
+                    name: c.name(),
+                    ns: median(s),
+                });
+            }
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        print_table(&rows);
+    }
+    Ok(())
+}
+
+/// The montmul row every other row of the same (op, bits) is compared with: `auto` when
+/// it was measured, else the first montmul kernel.
+fn reference<'r>(rows: &'r [Row], op: &str, bits: u32) -> Option<&'r Row> {
+    let same = |r: &&Row| r.op == op && r.bits == bits;
+    rows.iter()
+        .filter(same)
+        .find(|r| r.name == "montmul:auto")
+        .or_else(|| {
+            rows.iter()
+                .filter(same)
+                .find(|r| r.name.starts_with("montmul:"))
+        })
+}
+
+fn print_table(rows: &[Row]) {
+    println!(
+        "{:<4} {:>6}  {:<22} {:>14} {:>8}",
+        "op", "bits", "impl", "ns", "ratio"
+    );
+    for r in rows {
+        let ratio = reference(rows, r.op, r.bits)
+            .map(|m| r.ns / m.ns)
+            .unwrap_or(f64::NAN);
+        println!(
+            "{:<4} {:>6}  {:<22} {:>14.1} {:>8.2}",
+            r.op, r.bits, r.name, r.ns, ratio
+        );
+    }
+    println!("ratio = this row's time / montmul's (auto, else the first kernel); > 1 means montmul is faster.");
+}
