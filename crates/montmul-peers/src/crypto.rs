@@ -67,7 +67,7 @@ impl<const LIMBS: usize> Contender for CryptoBigint<LIMBS> {
     }
     fn run_mul(&mut self, iters: u64) {
         for _ in 0..iters {
-            self.x = self.x * self.b;
+            self.x *= self.b;
         }
     }
     fn run_sqr(&mut self, iters: u64) {
