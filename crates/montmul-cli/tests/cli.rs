@@ -1,0 +1,168 @@
+//! The command line from outside: `montmul algos`, `mul` and `exp` for every algorithm
+//! and word size against num-bigint, and one-line errors with exit status 2.
+
+use std::process::Command;
+
+use montmul_testkit::num_bigint::BigUint;
+use montmul_testkit::{self as kit, TestRng};
+
+fn montmul(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_montmul"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// (name, words) of every algorithm, read from `montmul algos --json`.
+fn algorithms() -> Vec<(String, Vec<u64>)> {
+    let (code, out, err) = montmul(&["algos", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    v.as_array()
+        .expect("an array")
+        .iter()
+        .filter(|a| a["available"].as_bool() == Some(true))
+        .map(|a| {
+            for key in ["name", "seed", "words", "constant_time", "available"] {
+                assert!(a.get(key).is_some(), "algos --json lacks '{key}'");
+            }
+            let words = a["words"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|w| w.as_u64())
+                .collect();
+            (a["name"].as_str().unwrap().to_string(), words)
+        })
+        .collect()
+}
+
+fn hex(x: &BigUint) -> String {
+    format!("0x{x:x}")
+}
+
+#[test]
+fn algos_lists_every_seed_algorithm() {
+    let names: Vec<String> = algorithms().into_iter().map(|(n, _)| n).collect();
+    let (_, table, _) = montmul(&["algos"]);
+    for want in ["cios"] {
+        assert!(
+            names.iter().any(|n| n == want),
+            "{want} missing from {names:?}"
+        );
+        assert!(table.contains(want));
+    }
+}
+
+#[test]
+fn mul_and_exp_agree_with_num_bigint() {
+    let mut rng = TestRng::new(2024);
+    for (name, words) in algorithms() {
+        for w in words {
+            for bits in [64u32, 100, 256, 1023] {
+                let n = kit::random_modulus(&mut rng, bits);
+                let a = kit::random_below(&mut rng, &n);
+                let b = kit::random_below(&mut rng, &n);
+                let e = kit::random_below_pow2(&mut rng, 40);
+                let ws = w.to_string();
+                let (code, out, err) = montmul(&[
+                    "mul",
+                    "--modulus",
+                    &hex(&n),
+                    "--a",
+                    &hex(&a),
+                    "--b",
+                    &hex(&b),
+                    "--algo",
+                    &name,
+                    "--word",
+                    &ws,
+                ]);
+                assert_eq!(code, 0, "{name} w={w}: {err}");
+                assert_eq!(
+                    out.trim(),
+                    hex(&((&a * &b) % &n)),
+                    "mul {name} w={w} bits={bits}"
+                );
+                let (code, out, err) = montmul(&[
+                    "exp",
+                    "--modulus",
+                    &hex(&n),
+                    "--base",
+                    &hex(&a),
+                    "--exp",
+                    &hex(&e),
+                    "--algo",
+                    &name,
+                    "--word",
+                    &ws,
+                ]);
+                assert_eq!(code, 0, "{name} w={w}: {err}");
+                assert_eq!(
+                    out.trim(),
+                    hex(&a.modpow(&e, &n)),
+                    "exp {name} w={w} bits={bits}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    let cases: &[&[&str]] = &[
+        &["mul", "--modulus", "0x10", "--a", "1", "--b", "1"],
+        &["mul", "--modulus", "0", "--a", "0", "--b", "0"],
+        &["mul", "--modulus", "1", "--a", "0", "--b", "0"],
+        &["mul", "--modulus", "0x1g", "--a", "1", "--b", "1"],
+        &["mul", "--modulus", "0xb", "--a", "0xb", "--b", "1"],
+        &[
+            "mul",
+            "--modulus",
+            "0xb",
+            "--a",
+            "1",
+            "--b",
+            "1",
+            "--algo",
+            "nope",
+        ],
+        &[
+            "mul",
+            "--modulus",
+            "0xb",
+            "--a",
+            "1",
+            "--b",
+            "1",
+            "--word",
+            "12",
+        ],
+        &["mul", "--modulus", "0xb", "--a", "1"],
+        &["exp", "--modulus", "0xb", "--base", "0xc", "--exp", "3"],
+        &["exp", "--modulus", "0xb", "--base", "2", "--exp", "xyz"],
+        &["frobnicate"],
+    ];
+    for args in cases {
+        let (code, out, err) = montmul(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?} printed {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn exponent_zero_and_empty() {
+    for e in ["0", ""] {
+        let (code, out, err) = montmul(&["exp", "--modulus", "0xb", "--base", "5", "--exp", e]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out.trim(), "0x1");
+    }
+}
