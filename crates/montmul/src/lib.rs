@@ -23,6 +23,7 @@ mod error;
 pub mod kernel;
 mod limb;
 mod modulus;
+pub mod parallel;
 mod residue;
 
 pub use error::Error;

@@ -1,0 +1,305 @@
+//! Montgomery multiplication on real threads: seed 002's method-II, and batches on rayon.
+//!
+//! **Method-II** (seed 002, Fan, Sakiyama & Verbauwhede, sec. 4.2): every iteration of
+//! the outer loop of CIOS is split over all cores. Core k owns a contiguous chunk of the
+//! accumulator's words and of the operand words `a[lo..hi]`, `n[lo..hi]`; the word
+//! `q_i` is computed by core 0 (the only one that sees the lowest word) and broadcast;
+//! after each iteration's shift by one word, the lowest word of core k's chunk moves into
+//! the top of core k-1's chunk ("one word shifted across each core boundary"). Here the
+//! cores are OS threads that meet at one spin barrier per iteration, so the question the
+//! seed asks of its VLIW platform becomes: from which size on does the work of one
+//! iteration (2 * s / p word products per thread) outweigh one barrier?
+//!
+//! Carries never cross a chunk boundary. The carry out of chunk k at iteration i has the
+//! weight of word `hi_k`; after the iteration's division by W it has the weight of word
+//! `hi_k - 1`, the top of chunk k itself. So each chunk keeps a pending carry `P` for its
+//! top word and folds it in during the next iteration; only the handed-over words travel.
+//!
+//! Constant-time in the data: every loop bound depends on the sizes only. (Thread
+//! scheduling adds timing noise that does not depend on the data.)
+//!
+//! **Batches**: [`mul_batch`] and [`pow_batch`] spread independent operations over
+//! rayon's thread pool, which is how a server gets throughput from many cores.
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+
+use crate::{ct, Limb, Modulus, Reduction, Residue};
+
+/// Pending carry of a chunk's top word, below 2W + 2 (see [`Chunk::iterate`]).
+type Wide = u128;
+
+/// One thread's share: words `lo..hi` of the accumulator, of `a` and of `n`.
+struct Chunk<'a> {
+    /// `t[x]` is accumulator word `lo + x` (after the divisions so far).
+    t: Vec<u64>,
+    /// Carry waiting to be added to the top word `t[len - 1]`.
+    pending: Wide,
+    a: &'a [u64],
+    n: &'a [u64],
+}
+
+impl Chunk<'_> {
+    /// The lowest accumulator word of this chunk mod W, pending carry included (it
+    /// only sits there when the chunk is a single word).
+    fn low_word(&self) -> u64 {
+        if self.t.len() == 1 {
+            (self.t[0] as Wide + self.pending) as u64
+        } else {
+            self.t[0]
+        }
+    }
+
+    /// One CIOS iteration on this chunk: `t += a * b_i + q * n`, then the shift by one
+    /// word. Returns the word shifted out at the bottom (for chunk 0 it is zero: q was
+    /// chosen for that; for the others it belongs to the chunk below).
+    ///
+    /// `top` is the word the chunk above handed over in the previous iteration (0 for
+    /// the highest chunk): it becomes this chunk's top word before the products.
+    fn iterate(&mut self, b_i: u64, q: u64, top: u64) -> u64 {
+        let len = self.t.len();
+        self.t[len - 1] = top;
+        // Pass 1: t += a * b_i. Each mac: t[x] + a[x] b_i + c <= 2^128 - 1.
+        let mut c1 = 0u64;
+        for x in 0..len - 1 {
+            (self.t[x], c1) = u64::mac(self.t[x], self.a[x], b_i, c1);
+        }
+        let (lo, hi) = u64::mac(self.t[len - 1], self.a[len - 1], b_i, c1);
+        // Fold in the pending carry: lo + P < W + 2W + 2, so the sum's high part is at
+        // most 3 and the carry out c1_out = hi + that <= (W - 1) + 3 = W + 2.
+        let sum = lo as Wide + self.pending;
+        self.t[len - 1] = sum as u64;
+        let c1_out = hi as Wide + (sum >> 64);
+        // Pass 2: t += q * n, written one word down (the division by W).
+        let (bottom, mut c2) = u64::mac(self.t[0], q, self.n[0], 0);
+        for x in 1..len {
+            let (w, c) = u64::mac(self.t[x], q, self.n[x], c2);
+            self.t[x - 1] = w;
+            c2 = c;
+        }
+        // The new top word arrives from the chunk above next time. The carries out of
+        // both passes now weigh as that top word: P <= (W + 2) + (W - 1) < 2W + 2.
+        self.t[len - 1] = 0;
+        self.pending = c1_out + c2 as Wide;
+        bottom
+    }
+}
+
+/// A sense-reversing spin barrier for a fixed number of threads.
+struct SpinBarrier {
+    waiting: AtomicUsize,
+    generation: AtomicUsize,
+    threads: usize,
+}
+
+impl SpinBarrier {
+    fn new(threads: usize) -> Self {
+        SpinBarrier {
+            waiting: AtomicUsize::new(0),
+            generation: AtomicUsize::new(0),
+            threads,
+        }
+    }
+
+    /// Blocks until all threads have called `wait`; everything a thread wrote before
+    /// its call is visible to every thread after it (AcqRel on the counters).
+    fn wait(&self) {
+        let generation = self.generation.load(Ordering::Acquire);
+        if self.waiting.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
+            self.waiting.store(0, Ordering::Relaxed);
+            self.generation.fetch_add(1, Ordering::AcqRel);
+        } else {
+            // Spin briefly (the partner is normally a few hundred cycles away), then
+            // yield, so that more threads than cores still make progress.
+            let mut spins = 0u32;
+            while self.generation.load(Ordering::Acquire) == generation {
+                if spins < 1 << 12 {
+                    std::hint::spin_loop();
+                    spins += 1;
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+        }
+    }
+}
+
+/// The word boundaries of `threads` chunks of `s` words, each at least 2 words long.
+fn chunk_bounds(s: usize, threads: usize) -> Vec<(usize, usize)> {
+    let p = threads.clamp(1, (s / 2).max(1));
+    (0..p).map(|k| (k * s / p, (k + 1) * s / p)).collect()
+}
+
+/// The number of threads [`mont_mul_split`] really uses for `s` words: chunks need at
+/// least two words, so at most s / 2.
+pub fn threads_used(s: usize, threads: usize) -> usize {
+    chunk_bounds(s, threads).len()
+}
+
+/// `out = a * b * 2^(-64 s) mod n` (s = `n.len()`) by method-II over `threads` threads,
+/// for odd `n` with `n0 = -n^-1 mod 2^64` and `a, b` below `bound`, which is n or 2n as
+/// for [`Reduction`]. With `lazy` false the output is in `[0, n)`; with `lazy` true
+/// (R > 4n required) in `[0, 2n)`.
+///
+/// Works on raw limbs, so it is not limited to [`crate::MAX_BITS`]: the seed's
+/// question is about large sizes. Every slice has `s` limbs.
+pub fn mont_mul_split(
+    n: &[u64],
+    n0: u64,
+    a: &[u64],
+    b: &[u64],
+    out: &mut [u64],
+    threads: usize,
+    lazy: bool,
+) {
+    let s = n.len();
+    assert!(
+        a.len() == s && b.len() == s && out.len() == s,
+        "operands must have s limbs"
+    );
+    assert!(s >= 1 && n[0] & 1 == 1, "the modulus must be odd");
+    let bounds = chunk_bounds(s, threads);
+    let p = bounds.len();
+    let mut chunks: Vec<Chunk<'_>> = bounds
+        .iter()
+        .map(|&(lo, hi)| Chunk {
+            t: vec![0; hi - lo],
+            pending: 0,
+            a: &a[lo..hi],
+            n: &n[lo..hi],
+        })
+        .collect();
+    if p == 1 || s < 2 {
+        single(&mut chunks[0], b, n0, a[0], s);
+    } else {
+        threaded(&mut chunks, b, n0, a[0]);
+    }
+    gather(&chunks, &bounds, n, out, lazy);
+}
+
+/// q_i = (t_0 + a_0 b_i) n0' mod W, where t_0 is the lowest accumulator word.
+#[inline]
+fn next_q(t0: u64, a0: u64, b_i: u64, n0: u64) -> u64 {
+    t0.wrapping_add(a0.wrapping_mul(b_i)).wrapping_mul(n0)
+}
+
+fn single(chunk: &mut Chunk<'_>, b: &[u64], n0: u64, a0: u64, s: usize) {
+    for &b_i in &b[..s] {
+        let q = next_q(chunk.low_word(), a0, b_i, n0);
+        let bottom = chunk.iterate(b_i, q, 0);
+        debug_assert_eq!(bottom, 0, "q clears the lowest word");
+    }
+}
+
+fn threaded(chunks: &mut [Chunk<'_>], b: &[u64], n0: u64, a0: u64) {
+    let p = chunks.len();
+    let s = b.len();
+    // Double-buffered mailboxes: iteration i writes slot i % 2 and reads slot (i+1) % 2,
+    // so a thread running one iteration ahead never overwrites a word not yet read.
+    let handover: [Vec<AtomicU64>; 2] = [
+        (0..p).map(|_| AtomicU64::new(0)).collect(),
+        (0..p).map(|_| AtomicU64::new(0)).collect(),
+    ];
+    let q = [AtomicU64::new(next_q(0, a0, b[0], n0)), AtomicU64::new(0)];
+    let barrier = SpinBarrier::new(p);
+    let run = |k: usize, chunk: &mut Chunk<'_>| {
+        for (i, &b_i) in b.iter().enumerate() {
+            let (cur, prev) = (i % 2, (i + 1) % 2);
+            let q_i = q[cur].load(Ordering::Relaxed);
+            // The word chunk k+1 shifted out in iteration i - 1 (0 at the start).
+            let top = match (i, k + 1 < p) {
+                (0, _) | (_, false) => 0,
+                _ => handover[prev][k + 1].load(Ordering::Relaxed),
+            };
+            let bottom = chunk.iterate(b_i, q_i, top);
+            handover[cur][k].store(bottom, Ordering::Relaxed);
+            if k == 0 && i + 1 < s {
+                q[prev].store(
+                    next_q(chunk.low_word(), a0, b[i + 1], n0),
+                    Ordering::Relaxed,
+                );
+            }
+            barrier.wait();
+        }
+    };
+    std::thread::scope(|scope| {
+        let (first, rest) = chunks.split_at_mut(1);
+        let run = &run;
+        for (k, chunk) in rest.iter_mut().enumerate() {
+            scope.spawn(move || run(k + 1, chunk));
+        }
+        run(0, &mut first[0]);
+    });
+    // The last handed-over words: chunk k+1's bottom from the final iteration becomes
+    // chunk k's top word, which `gather` reads from `t[len - 1]`.
+    let last = (s + 1) % 2;
+    let words: Vec<u64> = handover[last]
+        .iter()
+        .map(|w| w.load(Ordering::Relaxed))
+        .collect();
+    for k in 0..p - 1 {
+        let len = chunks[k].t.len();
+        chunks[k].t[len - 1] = words[k + 1];
+    }
+}
+
+/// Adds every chunk's words and pending carries into `out`, then reduces.
+fn gather(chunks: &[Chunk<'_>], bounds: &[(usize, usize)], n: &[u64], out: &mut [u64], lazy: bool) {
+    let s = n.len();
+    // The value is below 2n < 2R, but pending carries make it redundant: accumulate into
+    // s + 2 words, then everything above word s must be a single top bit.
+    let mut acc = vec![0u64; s + 2];
+    for (chunk, &(lo, _)) in chunks.iter().zip(bounds) {
+        add_at(&mut acc, lo, &chunk.t);
+        let top = lo + chunk.t.len() - 1;
+        add_at(
+            &mut acc,
+            top,
+            &[chunk.pending as u64, (chunk.pending >> 64) as u64],
+        );
+    }
+    out.copy_from_slice(&acc[..s]);
+    debug_assert!(acc[s + 1] == 0 && acc[s] <= 1);
+    if !lazy {
+        ct::reduce_once(out, acc[s], n);
+    }
+}
+
+/// `acc += words * W^at`, carrying to the end of `acc`.
+fn add_at(acc: &mut [u64], at: usize, words: &[u64]) {
+    let mut carry = 0;
+    for (j, slot) in acc.iter_mut().enumerate().skip(at) {
+        let w = words.get(j - at).copied().unwrap_or(0);
+        (*slot, carry) = u64::adc(*slot, w, carry);
+    }
+}
+
+/// [`mont_mul_split`] on a [`Modulus`]: the Montgomery product of two residues' limbs
+/// (below [`Modulus::bound`]) with `threads` threads.
+pub fn mont_mul_threads(m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64], threads: usize) {
+    mont_mul_split(
+        m.n(),
+        m.n0(),
+        a,
+        b,
+        out,
+        threads,
+        m.reduction() == Reduction::Lazy,
+    );
+}
+
+/// `a[i] * b[i]` for every i, spread over rayon's thread pool.
+///
+/// # Panics
+/// When the slices differ in length or a pair belongs to different moduli.
+pub fn mul_batch<'m, L: Limb>(a: &[Residue<'m, L>], b: &[Residue<'m, L>]) -> Vec<Residue<'m, L>> {
+    assert_eq!(a.len(), b.len(), "mul_batch needs slices of equal length");
+    a.par_iter().zip(b).map(|(x, y)| x * y).collect()
+}
+
+/// `base[i]^e` for every i (constant-time in `e`, as [`Residue::pow`]), spread over
+/// rayon's thread pool.
+pub fn pow_batch<'m, L: Limb>(bases: &[Residue<'m, L>], exponent_be: &[u8]) -> Vec<Residue<'m, L>> {
+    bases.par_iter().map(|x| x.pow(exponent_be)).collect()
+}

@@ -1,0 +1,100 @@
+//! Method-II on threads and the rayon batches against the num-bigint oracle.
+
+use montmul::parallel::{mont_mul_split, mul_batch, pow_batch, threads_used};
+use montmul::{kernel, Limb, Modulus, Reduction, Residue};
+use montmul_testkit::num_bigint::BigUint;
+use montmul_testkit::{self as kit, TestRng};
+
+fn check(n: &BigUint, a: &BigUint, b: &BigUint, threads: usize, lazy: bool) {
+    // R = 2^(64 s) > 4n for lazy reduction, as `Reduction::Lazy` chooses it.
+    let s = (n.bits() as u32 + if lazy { 2 } else { 0 }).div_ceil(64) as usize;
+    let nl = kit::to_limbs::<u64>(n, s);
+    let n0 = u64::inv_mod_word(nl[0]).wrapping_neg();
+    let mut out = vec![0u64; s];
+    mont_mul_split(
+        &nl,
+        n0,
+        &kit::to_limbs(a, s),
+        &kit::to_limbs(b, s),
+        &mut out,
+        threads,
+        lazy,
+    );
+    let got = kit::from_limbs(&out);
+    let want = kit::mont_mul(a, b, n, 64 * s as u32);
+    let bound = if lazy { n << 1u32 } else { n.clone() };
+    assert!(
+        got < bound,
+        "{} threads, {} bits: {got:x} out of range",
+        threads,
+        n.bits()
+    );
+    assert_eq!(got % n, want, "{threads} threads, {} bits", n.bits());
+}
+
+#[test]
+fn method_two_matches_the_oracle_for_every_thread_count() {
+    let mut rng = TestRng::new(99);
+    for bits in [2u32, 63, 64, 65, 127, 200, 1024, 3000] {
+        for n in [kit::random_modulus(&mut rng, bits)]
+            .into_iter()
+            .chain(kit::edge_moduli(bits, 64))
+        {
+            for threads in [1, 2, 3, 5] {
+                for lazy in [false, true] {
+                    let top = if lazy { &n << 1u32 } else { n.clone() };
+                    let a = kit::random_below(&mut rng, &top);
+                    let b = kit::random_below(&mut rng, &top);
+                    check(&n, &a, &b, threads, lazy);
+                    let edge = &top - 1u32;
+                    check(&n, &edge, &edge, threads, lazy);
+                    check(&n, &BigUint::from(0u32), &edge, threads, lazy);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn beyond_the_modulus_limit() {
+    // Raw limbs are not bound by MAX_BITS: 65536 bits, as the seed's scaling question needs.
+    let mut rng = TestRng::new(5);
+    let n = kit::random_modulus(&mut rng, 65536);
+    let a = kit::random_below(&mut rng, &n);
+    let b = kit::random_below(&mut rng, &n);
+    check(&n, &a, &b, 2, false);
+    assert_eq!(threads_used(1024, 2), 2);
+    assert_eq!(threads_used(3, 8), 1);
+}
+
+#[test]
+fn batches_match_one_by_one() {
+    let mut rng = TestRng::new(11);
+    let n = kit::random_modulus(&mut rng, 512);
+    let m = Modulus::<u64>::with_kernel(
+        &kit::to_limbs(&n, 8),
+        kernel::default::<u64>(),
+        Reduction::Full,
+    )
+    .unwrap();
+    let xs: Vec<BigUint> = (0..9).map(|_| kit::random_below(&mut rng, &n)).collect();
+    let rs: Vec<Residue<'_, u64>> = xs
+        .iter()
+        .map(|x| Residue::new(&m, &kit::to_limbs(x, 8)).unwrap())
+        .collect();
+    let prods = mul_batch(
+        &rs,
+        &rs[1..].iter().chain(&rs[..1]).cloned().collect::<Vec<_>>(),
+    );
+    for (i, p) in prods.iter().enumerate() {
+        let want = (&xs[i] * &xs[(i + 1) % xs.len()]) % &n;
+        assert_eq!(kit::from_limbs(&p.to_limbs()), want);
+    }
+    let e = [0x01, 0x00, 0x01];
+    for (x, p) in xs.iter().zip(pow_batch(&rs, &e)) {
+        assert_eq!(
+            kit::from_limbs(&p.to_limbs()),
+            x.modpow(&BigUint::from(65537u32), &n)
+        );
+    }
+}
