@@ -2,4 +2,10 @@
 //! the limb type. These are the readable reference forms; the fast paths live beside
 //! them and are tested against them.
 
+mod accumulator;
+pub mod cihs;
 pub mod cios;
+pub mod fios;
+pub mod fips;
+mod scratch;
+pub mod sos;
