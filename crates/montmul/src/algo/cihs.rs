@@ -4,26 +4,26 @@
 //! and sec. 5.3; originally Koc, Acar and Kaliski, *Analyzing and comparing Montgomery
 //! multiplication algorithms*, IEEE Micro 1996. A modification of SOS that mixes the two
 //! scanning forms: the product a*b is split in two. The first loop adds, in operand
-//! scanning form, the lower triangle of a*b (the products a[j]*b[i] with i + j < s, the
-//! first s - i words of row i) into t; their carries collect in the top words t[s],
-//! t[s+1]. The second loop is CIOS's reduce-and-shift step, one word of m at a time,
+//! scanning form, the lower triangle of a*b (the products `a[j]*b[i]` with i + j < s, the
+//! first s - i words of row i) into t; their carries collect in the top words `t[s]`,
+//! `t[s+1]`. The second loop is CIOS's reduce-and-shift step, one word of m at a time,
 //! each followed by one column s + i of the upper triangle in product scanning form,
 //! added at word s - 1 (where column s + i sits after i + 1 shifts). Memory: t of
 //! s + 2 words (s in `out`, the top words in a small accumulator).
 //!
 //! The conversion of the appendix garbles two lines, read here from the mathematics:
-//! after each row of the first loop the row's carry is added into t[s] with the carry
-//! of that addition *added* into t[s+1] (the text says `t[s+1] := C`, which would drop
-//! the carries of earlier rows: the lower triangle over W^s is up to s(2^w - 1), so t[s]
+//! after each row of the first loop the row's carry is added into `t[s]` with the carry
+//! of that addition *added* into `t[s+1]` (the text says `t[s+1] := C`, which would drop
+//! the carries of earlier rows: the lower triangle over W^s is up to s(2^w - 1), so `t[s]`
 //! overflows many times), and the second loop begins where the text runs
-//! "t[s+1] := C for i=0 to s-1" into one line.
+//! `t[s+1] := C for i=0 to s-1` into one line.
 //!
-//! The top words are an accumulator of three words (t[s-1], t[s], t[s+1]) while a column
-//! is added, with a fourth at w = 8: the value held in t is always below 2s * W^(s+1)
-//! (the lower triangle is below s(W-1) * W^s; a reduce step maps T < 2s W^(s+1) to
-//! (T + m*n)/W < (2s + 1) W^s, and the column adds at most (s-1)(W-1)^2 W^(s-1), a
-//! total below 2s W^(s+1)), so the words from s - 1 up hold less than 2s * W^2 — the
-//! bound of [`super::accumulator`].
+//! The top words are an accumulator of three words (`t[s-1]`, `t[s]`, `t[s+1]`) while a
+//! column is added, with a fourth at w = 8. The value held in t stays below
+//! 2s * W^(s+1): the lower triangle is below s(W-1) * W^s; a reduce step maps
+//! T < 2s W^(s+1) to (T + m*n)/W < (2s + 1) W^s, and the column then adds at most
+//! (s-1)(W-1)^2 W^(s-1), a total below 2s W^(s+1). So the words from s - 1 up hold less
+//! than 2s * W^2, the bound of `algo/accumulator.rs`.
 //!
 //! Words: 8, 16, 32, 64. Reduction: `Full` (final subtraction with masks) and `Lazy`.
 //! Constant-time: yes (fixed loop bounds, branch-free carry propagation, masked final

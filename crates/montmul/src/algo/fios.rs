@@ -4,11 +4,11 @@
 //! and sec. 5.5; the same as seed 002 (Fan et al.), Alg. 1. Originally Koc, Acar and
 //! Kaliski, *Analyzing and comparing Montgomery multiplication algorithms*, IEEE Micro
 //! 1996. One outer loop over the words of `b`, and a single inner loop that adds both
-//! `a[j]*b[i]` and `m*n[j]` and shifts one word down; m is computed from t[0] + a[0]*b[i]
+//! `a[j]*b[i]` and `m*n[j]` and shifts one word down; m is computed from `t[0] + a[0]*b[i]`
 //! before the inner loop starts. The price of the single loop is a second carry: the
-//! carry of the a*b product is added into t[j+1] (the appendix's ADD), the carry of the
+//! carry of the a*b product is added into `t[j+1]` (the appendix's ADD), the carry of the
 //! m*n product goes on in C. Memory: t of s + 1 words besides the operands (the
-//! appendix's t[s+1] is only ever the pending carry bit, held in a register here).
+//! appendix's `t[s+1]` is only ever the pending carry bit, held in a register here).
 //!
 //! Words: 8, 16, 32, 64. Reduction: `Full` (final subtraction with masks) and `Lazy`.
 //! Constant-time: yes (fixed loop bounds, branch-free carry propagation, masked final

@@ -8,12 +8,12 @@
 //! that column into a multi-word accumulator, then the accumulator's low word leaves and
 //! the rest shifts down. In the first s columns the low word yields the next word of m;
 //! in the last s it is the next word of the result. m and the result share one s-word
-//! array (the result's word i-s is written after column i last reads m[i-s]), so the
+//! array (the result's word i-s is written after column i last reads `m[i-s]`), so the
 //! kernel needs no memory besides `out` and the accumulator.
 //!
 //! The accumulator is the appendix's three words (t, u, v), with a fourth at w = 8:
 //! three words hold any column sum only while 2s <= 2^w, which at w = 8 stops at
-//! 1024-bit moduli (see [`super::accumulator`] for the bound).
+//! 1024-bit moduli (see `algo/accumulator.rs` for the bound).
 //!
 //! Words: 8, 16, 32, 64. Reduction: `Full` (final subtraction with masks) and `Lazy`.
 //! Constant-time: yes (fixed loop bounds, branch-free carry propagation in the

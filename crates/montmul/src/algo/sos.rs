@@ -3,14 +3,14 @@
 //! Seed 004 (Koc 1997), appendix, "Separated Operand Scanning (SOS) Method"; originally
 //! Koc, Acar and Kaliski, *Analyzing and comparing Montgomery multiplication algorithms*,
 //! IEEE Micro 1996. Multiplication and reduction are separated: first the whole product
-//! t = a*b (2s words, operand scanning: one row a*b[i] per outer step), then the
+//! t = a*b (2s words, operand scanning: one row `a*b[i]` per outer step), then the
 //! reduction u = (t + m*n) / R with m = t*n' mod R, one word of m per outer step (again
 //! operand scanning), and u is the upper half of t. Memory: t of 2s words besides the
 //! operands.
 //!
 //! Squaring ([`Kernel::sqr`]): separating the product from the reduction is what lets
-//! SOS square faster (the appendix says so): the off-diagonal products a[i]*a[j], i < j,
-//! are computed once and doubled, then the squares a[i]^2 are added on the diagonal.
+//! SOS square faster (the appendix says so): the off-diagonal products `a[i]*a[j]`, i < j,
+//! are computed once and doubled, then the squares `a[i]^2` are added on the diagonal.
 //! That is s(s-1)/2 + s = s(s+1)/2 word products for the square instead of s^2, so
 //! s(s+1)/2 + s^2 for the whole Montgomery square instead of 2s^2 (about 25% fewer;
 //! the reduction is unchanged).
