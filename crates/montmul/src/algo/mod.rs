@@ -10,7 +10,7 @@
 //! (alternating inner iterations); and whether a loop walks the words of an operand
 //! (*operand scanning*, one row `a*b[i]` at a time) or the words of the product
 //! (*product scanning*, one column sum of `a[j]*b[i-j]` at a time). All five do 2s^2 + s
-//! word multiplications per product (SOS's squaring fewer); they differ in loop
+//! word multiplications per product (the squarings of SOS and CIOS fewer); they differ in loop
 //! structure, carries and memory:
 //!
 //! | kernel | integration | a*b by | m*n by | words besides the operands |
@@ -23,8 +23,9 @@
 //!
 //! (The accumulator is three words, as in the appendix, and four at w = 8.)
 //!
-//! Separating the product is what lets SOS square with about half the products
-//! ([`sos`]). Seed 004 (sec. 6, 1024-bit RSA and DSS on a Pentium Pro/MMX) found FIPS
+//! The appendix names separating the product as what lets SOS square with about half
+//! the products ([`sos`]); [`cios`] gets the same saving by adding each product in the
+//! row of its lower index. Seed 004 (sec. 6, 1024-bit RSA and DSS on a Pentium Pro/MMX) found FIPS
 //! and SOS fastest with MMX code and CIOS fastest with plain Pentium assembler.
 
 mod accumulator;
