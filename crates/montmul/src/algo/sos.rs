@@ -73,8 +73,8 @@ fn multiply<L: Limb>(t: &mut [L], a: &[L], b: &[L]) {
     }
 }
 
-/// `t = a * a` into the 2s zeroed words of `t`: off-diagonal products once, doubled,
-/// then the diagonal.
+/// `t = a * a` into the 2s zeroed words of `t`: off-diagonal products once, then
+/// doubled and the diagonal added in one pass.
 fn square<L: Limb>(t: &mut [L], a: &[L]) {
     let s = a.len();
     // Off-diagonal: row i adds a[i] * a[i+1..s] at word 2i + 1.
@@ -87,23 +87,21 @@ fn square<L: Limb>(t: &mut [L], a: &[L]) {
         // Rows before this one reached word i + s - 1 at most: t[i+s] is still zero.
         t[i + s] = c;
     }
-    // Double. The off-diagonal sum is (a^2 - sum a[i]^2 W^(2i)) / 2 < R^2 / 2, so twice
-    // it still fits in 2s words: the bit shifted out of the top word is 0.
+    // One pass doubles the off-diagonal sum and adds a[i]^2 at word 2i, two words at a
+    // time. The off-diagonal sum is (a^2 - sum a[i]^2 W^(2i)) / 2 < R^2 / 2, so twice
+    // it still fits in 2s words (the bit shifted out of the top word is 0); the carry
+    // is 0 or 1 (Limb::adc), and the total is a^2 < R^2, so none leaves word 2s - 1.
     let mut bit = L::ZERO;
-    for x in t.iter_mut() {
-        let next = x.shr(L::BITS - 1);
-        *x = x.shl(1).or(bit);
-        bit = next;
+    let mut c = L::ZERO;
+    for (pair, &a_i) in t.chunks_exact_mut(2).zip(a) {
+        let (lo, hi) = L::mul_wide(a_i, a_i);
+        let doubled_lo = pair[0].shl(1).or(bit);
+        let doubled_hi = pair[1].shl(1).or(pair[0].shr(L::BITS - 1));
+        bit = pair[1].shr(L::BITS - 1);
+        (pair[0], c) = L::adc(doubled_lo, lo, c);
+        (pair[1], c) = L::adc(doubled_hi, hi, c);
     }
     debug_assert!(bit == L::ZERO);
-    // Diagonal: a[i]^2 at word 2i. The carry is 0 or 1 (Limb::adc), and the total is
-    // a^2 < R^2, so no carry leaves word 2s - 1.
-    let mut c = L::ZERO;
-    for (i, &a_i) in a.iter().enumerate() {
-        let (lo, hi) = L::mul_wide(a_i, a_i);
-        (t[2 * i], c) = L::adc(t[2 * i], lo, c);
-        (t[2 * i + 1], c) = L::adc(t[2 * i + 1], hi, c);
-    }
     debug_assert!(c == L::ZERO);
 }
 
