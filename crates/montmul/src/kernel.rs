@@ -55,7 +55,13 @@ pub trait Kernel<L: Limb>: Send + Sync {
 struct Registry<L>(core::marker::PhantomData<L>);
 
 impl<L: Limb> Registry<L> {
-    const ALL: &'static [&'static dyn Kernel<L>] = &[&algo::cios::Cios];
+    const ALL: &'static [&'static dyn Kernel<L>] = &[
+        &algo::sos::Sos,
+        &algo::cios::Cios,
+        &algo::fios::Fios,
+        &algo::fips::Fips,
+        &algo::cihs::Cihs,
+    ];
 }
 
 /// Every kernel instantiated for `L`, in the order the command line lists them.
