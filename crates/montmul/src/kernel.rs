@@ -55,7 +55,12 @@ pub trait Kernel<L: Limb>: Send + Sync {
 struct Registry<L>(core::marker::PhantomData<L>);
 
 impl<L: Limb> Registry<L> {
-    const ALL: &'static [&'static dyn Kernel<L>] = &[&algo::cios::Cios];
+    const ALL: &'static [&'static dyn Kernel<L>] = &[
+        &algo::cios::Cios,
+        &algo::radix2::Radix2,
+        &algo::mwr2mm::Mwr2mm,
+        &algo::two_way::TwoWay,
+    ];
 }
 
 /// Every kernel instantiated for `L`, in the order the command line lists them.

@@ -3,3 +3,6 @@
 //! them and are tested against them.
 
 pub mod cios;
+pub mod mwr2mm;
+pub mod radix2;
+pub mod two_way;
