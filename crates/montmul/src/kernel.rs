@@ -60,6 +60,7 @@ impl<L: Limb> Registry<L> {
         &algo::radix2::Radix2,
         &algo::mwr2mm::Mwr2mm,
         &algo::two_way::TwoWay,
+        &algo::columns::Columns,
     ];
 }
 

@@ -3,6 +3,7 @@
 //! them and are tested against them.
 
 pub mod cios;
+pub mod columns;
 pub mod mwr2mm;
 pub mod radix2;
 pub mod two_way;
