@@ -236,16 +236,22 @@ fn columns_is_16_bit_and_lazy_only() {
 
 // ----- every lazy kernel at the edge of the lazy range -----
 
-/// Moduli just below R/4 (bits = w*K - 2, the largest the lazy policy fits in K limbs)
-/// with operands at the top of [0, 2n): the accumulators' worst case. For columns,
-/// K = 4, 8, 12 are the sizes where the accumulator needs the layout's extra digit.
+/// Moduli at the top of each lazy limb count K, with operands at the top of [0, 2n):
+/// the accumulators' worst case. For columns, K = 4, 8, 12 are the sizes where the
+/// accumulator needs the layout's extra digit.
 fn lazy_extremes<L: Limb>() {
     let w = L::BITS;
-    for k in 1..=13u32 {
-        let bits = w * k - 2;
-        if bits < 2 {
-            continue;
-        }
+    // (K, bits): the largest modulus K lazy limbs hold (4n just below R), and the
+    // moduli whose top limb is full (K = n + 1 as in seed 000, where R = r^(n+1)).
+    let sizes = (1..=13u32).flat_map(|k| {
+        let full_top = w * (k - 1);
+        [
+            (k, w * k - 2),
+            (k, full_top),
+            (k, full_top.saturating_sub(1)),
+        ]
+    });
+    for (k, bits) in sizes.filter(|&(_, bits)| bits >= 2) {
         for n in kit::edge_moduli(bits, w) {
             for &kern in kernel::all::<L>() {
                 let info = kern.info();

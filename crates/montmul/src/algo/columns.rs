@@ -50,9 +50,13 @@
 //! when it is smaller (R > 4M holds either way), so the loop runs exactly K times and
 //! the results agree with every other kernel. Before each division the accumulator
 //! holds U + y_i X + q M < r(X + M) < (3/4) r^(K+1): one digit more than the operands.
-//! The seed's s = ceil((n+1)/4) vectors have room for it unless n+1 is a multiple of 4,
-//! where that digit would be shifted out of lane 3 in line 15; so the layout here holds
-//! K+1 digits, s = ceil((K+1)/4), the seed's s in every other case.
+//! With K = n+1, the seed's s = ceil((n+1)/4) vectors have room for that digit unless
+//! n+1 is a multiple of 4, where it would be shifted out of lane 3 in line 15; and it
+//! is not always zero (M = 2^48 - 1, n = 3, X and Y near 2M: one vector would give a
+//! wrong product; `tests/algorithm_structure.rs` covers K = 4, 8, 12 at the top of
+//! both cases). So the layout here holds K+1 digits in
+//! s = ceil((K+1)/4) vectors: exactly the seed's s when K = n, and one vector more than
+//! the seed's only when K = n+1 is a multiple of 4.
 //!
 //! The Cell keeps multiplicand digits in the upper half of each lane because its
 //! multiply-and-add instruction reads them there; this portable form keeps every digit
