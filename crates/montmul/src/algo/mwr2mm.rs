@@ -68,9 +68,10 @@ impl<L: Limb> Kernel<L> for Mwr2mm {
             |_, _, _| {},
         );
         out.copy_from_slice(&acc[..s]);
+        // Full: S < Y + M < 2M < 2^(w*s + 1), so a word s, when there is one, is 0 or 1.
+        let top = acc.get(s).copied().unwrap_or(L::ZERO);
         match m.reduction() {
-            // S < Y + M < 2M < 2^(w*s + 1): a word s, when there is one, is 0 or 1.
-            Reduction::Full => ct::reduce_once(out, acc.get(s).copied().unwrap_or(L::ZERO), m.n()),
+            Reduction::Full => ct::reduce_once(out, top, m.n()),
             // S = (XY + QM)/R < 4M^2/R + M < 2M because R > 4M (Walter 1999).
             Reduction::Lazy => {}
         }
