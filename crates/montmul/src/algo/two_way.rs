@@ -33,7 +33,7 @@
 //!   subtraction-less chains. A only has to fit in s words under either policy.
 //!
 //! This is the portable scalar form; the streams are kept apart (one helper,
-//! [`mul_add_shift`], called once per stream) so that a 2-lane vector kernel maps onto
+//! `mul_add_shift`, called once per stream) so that a 2-lane vector kernel maps onto
 //! it one to one. [`streams`] exposes D and E for tests of such kernels.
 //!
 //! Words: 8, 16, 32, 64. Reduction: `Full` and `Lazy`. Constant-time: yes (fixed loop
