@@ -61,6 +61,10 @@ impl<L: Limb> Registry<L> {
         &algo::fios::Fios,
         &algo::fips::Fips,
         &algo::cihs::Cihs,
+        &algo::radix2::Radix2,
+        &algo::mwr2mm::Mwr2mm,
+        &algo::two_way::TwoWay,
+        &algo::columns::Columns,
     ];
 }
 

@@ -31,7 +31,11 @@
 mod accumulator;
 pub mod cihs;
 pub mod cios;
+pub mod columns;
 pub mod fios;
 pub mod fips;
+pub mod mwr2mm;
+pub mod radix2;
 mod scratch;
 pub mod sos;
+pub mod two_way;
