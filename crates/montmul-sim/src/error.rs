@@ -23,6 +23,12 @@ pub enum SimError {
         /// The cycle at which the model gave up.
         cycle: u64,
     },
+    /// A generated program breaks a rule of the machine (register or address out of
+    /// range): a bug in the generator, reported instead of a panic.
+    InvalidProgram {
+        /// What is wrong.
+        reason: String,
+    },
     /// The simulated product differs from montmul's core.
     Mismatch {
         /// Which model produced the wrong product.
@@ -44,6 +50,7 @@ impl fmt::Display for SimError {
                     "the modelled machine stopped making progress at cycle {cycle}"
                 )
             }
+            SimError::InvalidProgram { reason } => write!(f, "invalid program: {reason}"),
             SimError::Mismatch { model } => {
                 write!(f, "{model}: simulated product differs from montmul's core")
             }

@@ -15,6 +15,7 @@
 
 pub mod check;
 mod error;
+pub mod multicore;
 
 pub mod systolic;
 

@@ -1,0 +1,653 @@
+//! Program generators: FIOS (seed 002, Alg. 1) for one core, method-I and method-II.
+//!
+//! All three are built from one routine, [`Builder::iteration`]: one core runs one
+//! iteration of the outer loop on a slice [a, b) of the words of Z, X and M. Per word j
+//! it forms the two products X_j Y_i and M_j T with `Mul` and accumulates them with two
+//! carry chains, C1 for X Y_i and C2 for M T, each step being
+//! `(C, S) = S + lo + C` with the high word taking the carry:
+//!
+//! ```text
+//! Add S = Z_j + lo1 ; Adc H1 = H1 + 0 + Ca ; Add S = S + C1 ; Adc C1 = H1 + 0 + Ca
+//! Add S = S + lo2   ; Adc H2 = H2 + 0 + Ca ; Add S = S + C2 ; Adc C2 = H2 + 0 + Ca
+//! ```
+//!
+//! Bound on each chain: Z_j + X_j Y_i + C <= (2^w - 1) + (2^w - 1)^2 + (2^w - 1)
+//! = 2^(2w) - 1, so the new carry fits one word and no `Adc` above can carry out. With a
+//! single carry flag a word needs these eight additions: the seed's N_add = 4s^2 + s
+//! counts word additions, not the instructions that move each carry into a register
+//! (which its sec. 4 says a general-purpose core needs).
+//!
+//! Carries stay in the core that made them (seed 002, sec. 4): the carry out of a
+//! slice's top word is kept as E = (E_lo, E_hi) in that core and added into the same
+//! word position (the slice's top word, after the shift) in the next iteration. For the
+//! top slice this E is Z's top word and its extra bit Z_s (Z < 2M may exceed R when
+//! n = w s). After the loop an epilogue on core 0 adds the E's in, subtracts M when
+//! Z >= M (Z + (2^(w(s+1)) - M), selecting by the carry with a `Mul`, since the ISA has
+//! no branch) and stores the s + 1 words of the result.
+
+use super::isa::{Addr, Instr, Reg, Traffic};
+use super::{Config, Method};
+use crate::SimError;
+
+/// Registers of the datapath in every core, beside the S_rf registers that hold words
+/// of X, M and Z (the seed's S_rf counts only those).
+pub const SCRATCH_REGISTERS: usize = 25;
+
+// The scratch registers. `Mul` writes a pair (r, r + 1).
+const ZERO: Reg = 0;
+const MP: Reg = 1;
+const Y: Reg = 2;
+const T: Reg = 3; // and 4: the high word of (Z_0 + X_0 Y_i) M', unused
+const L1: Reg = 5;
+const H1: Reg = 6;
+const L2: Reg = 7;
+const H2: Reg = 8;
+const S: Reg = 9;
+const C1: Reg = 10;
+const C2: Reg = 11;
+const ELO: Reg = 12;
+const EHI: Reg = 13;
+const XT: Reg = 14;
+const MT: Reg = 15;
+const ZT: Reg = 16;
+const BT: Reg = 17;
+const U: Reg = 18; // and 19
+const NC: Reg = 20;
+const DC: Reg = 21;
+const DC2: Reg = 22;
+const V: Reg = 23;
+const D: Reg = 24;
+
+/// Where an input word comes from.
+#[derive(Clone, Copy, Debug)]
+enum Src {
+    Zero,
+    Reg(Reg),
+    Mem(Addr, Traffic),
+}
+
+/// Where an output word goes.
+#[derive(Clone, Copy, Debug)]
+enum Dst {
+    Drop,
+    Reg(Reg),
+    Mem(Addr, Traffic),
+}
+
+/// Which words a core keeps in its S_rf registers for the whole loop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Residency {
+    /// The core's words of X.
+    pub x: bool,
+    /// The core's words of M.
+    pub m: bool,
+    /// The core's words of Z.
+    pub z: bool,
+}
+
+impl Residency {
+    /// Single core and method-II, for a slice of `words` words (seed 002, Table 3, with
+    /// s/p = `words`): above 3s/p registers X, M and Z stay; above 2s/p, X and Z; above
+    /// s/p, Z; otherwise nothing.
+    pub fn sliced(registers: usize, words: usize) -> Self {
+        let r = registers;
+        Residency {
+            x: r > 2 * words,
+            m: r > 3 * words,
+            z: r > words,
+        }
+    }
+
+    /// Method-I (Table 3: thresholds 2s, s; Z always travels through memory).
+    pub fn whole(registers: usize, words: usize) -> Self {
+        Residency {
+            x: registers > words,
+            m: registers > 2 * words,
+            z: false,
+        }
+    }
+}
+
+/// One iteration of one core on the words [a, b).
+struct Iteration {
+    i: usize,
+    a: usize,
+    b: usize,
+    x: Vec<Src>,
+    m: Vec<Src>,
+    /// Z_j for j in a..b-1 (the top word is `top` plus E).
+    z: Vec<Src>,
+    /// The stored part of the top word (the boundary word from the next core), if any.
+    top: Src,
+    e_lo: Src,
+    e_hi: Src,
+    /// T: computed here (with M' in `MP`) or loaded.
+    t_load: Option<Addr>,
+    t_store: Option<Addr>,
+    /// New words a-1 (`low`) and a..b-2 (`z_out`).
+    low: Dst,
+    z_out: Vec<Dst>,
+    e_lo_out: Dst,
+    e_hi_out: Dst,
+}
+
+/// A generated program: one instruction stream per core, the initial data memory, and
+/// where the s + 1 words of the result will be.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// One instruction stream per core.
+    pub cores: Vec<Vec<Instr>>,
+    /// The data memory before the run.
+    pub memory: Vec<u64>,
+    /// Address of the result (s + 1 words, the top one zero).
+    pub result: Addr,
+    /// Registers per core: [`SCRATCH_REGISTERS`] + S_rf.
+    pub registers: usize,
+}
+
+/// The words of the operands, as the generator needs them (little-endian, s words).
+pub struct Operands<'a> {
+    /// X.
+    pub x: &'a [u64],
+    /// Y.
+    pub y: &'a [u64],
+    /// M.
+    pub m: &'a [u64],
+    /// M' = -M^-1 mod 2^w.
+    pub m_prime: u64,
+    /// 2^(w(s+1)) - M, s + 1 words.
+    pub neg_m: &'a [u64],
+    /// Whether Z can reach R (n = w s), so that its extra top bit must travel.
+    pub top_bit: bool,
+}
+
+/// Generates the program of `config` for these operands.
+pub fn generate(config: &Config, ops: &Operands<'_>) -> Result<Program, SimError> {
+    let s = ops.m.len();
+    let mut b = Builder {
+        memory: Vec::new(),
+        code: vec![Vec::new(); config.cores],
+    };
+    let x = b.place(ops.x);
+    let y = b.place(ops.y);
+    let m = b.place(ops.m);
+    let mp = b.place(&[ops.m_prime]);
+    let neg_m = b.place(ops.neg_m);
+    let layout = Layout { x, y, m, mp, neg_m };
+    let terms = match config.method {
+        Method::SingleCore | Method::MethodII => b.sliced(config, s, &layout)?,
+        Method::MethodI => b.whole(config, s, &layout, ops.top_bit)?,
+    };
+    let result = b.epilogue(&terms, &layout);
+    Ok(Program {
+        cores: b.code,
+        memory: b.memory,
+        result,
+        registers: SCRATCH_REGISTERS + config.registers,
+    })
+}
+
+/// Where a core finds the words of its slice of X and M, and the registers of its Z.
+struct Placement {
+    x: Vec<Src>,
+    m: Vec<Src>,
+    z: Vec<Reg>,
+}
+
+/// One core's share of a sliced schedule.
+struct SlicePlan {
+    a: usize,
+    b: usize,
+    res: Residency,
+    place: Placement,
+}
+
+struct Layout {
+    x: Addr,
+    y: Addr,
+    m: Addr,
+    mp: Addr,
+    neg_m: Addr,
+}
+
+/// For each word position 0..=s of the final Z, the words to add up there.
+type Terms = Vec<Vec<Src>>;
+
+struct Builder {
+    memory: Vec<u64>,
+    code: Vec<Vec<Instr>>,
+}
+
+impl Builder {
+    fn alloc(&mut self, words: usize) -> Addr {
+        let at = self.memory.len() as Addr;
+        self.memory.resize(self.memory.len() + words, 0);
+        at
+    }
+
+    fn place(&mut self, words: &[u64]) -> Addr {
+        let at = self.memory.len() as Addr;
+        self.memory.extend_from_slice(words);
+        at
+    }
+
+    fn emit(&mut self, core: usize, instr: Instr) {
+        self.code[core].push(instr);
+    }
+
+    fn load(&mut self, core: usize, rd: Reg, addr: Addr, traffic: Traffic) {
+        self.emit(core, Instr::Load { rd, addr, traffic });
+    }
+
+    fn store(&mut self, core: usize, rs: Reg, addr: Addr, traffic: Traffic) {
+        self.emit(core, Instr::Store { rs, addr, traffic });
+    }
+
+    fn add(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
+        self.emit(core, Instr::Add { rd, rj, rk });
+    }
+
+    fn adc(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
+        self.emit(core, Instr::Adc { rd, rj, rk });
+    }
+
+    fn mul(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
+        self.emit(core, Instr::Mul { rd, rj, rk });
+    }
+
+    /// The register holding `src` (loading it into `temp` if it is in memory).
+    fn fetch(&mut self, core: usize, src: Src, temp: Reg) -> Reg {
+        match src {
+            Src::Zero => ZERO,
+            Src::Reg(r) => r,
+            Src::Mem(addr, traffic) => {
+                self.load(core, temp, addr, traffic);
+                temp
+            }
+        }
+    }
+
+    /// Sets `reg` to `src`.
+    fn fetch_into(&mut self, core: usize, src: Src, reg: Reg) {
+        match src {
+            Src::Zero => self.emit(
+                core,
+                Instr::Sub {
+                    rd: reg,
+                    rj: ZERO,
+                    rk: ZERO,
+                },
+            ),
+            Src::Reg(r) if r == reg => {}
+            Src::Reg(r) => self.add(core, reg, r, ZERO),
+            Src::Mem(addr, traffic) => self.load(core, reg, addr, traffic),
+        }
+    }
+
+    /// The register an output word is computed into.
+    fn target(dst: Dst) -> Reg {
+        match dst {
+            Dst::Reg(r) => r,
+            Dst::Drop | Dst::Mem(..) => S,
+        }
+    }
+
+    fn put(&mut self, core: usize, dst: Dst, reg: Reg) {
+        if let Dst::Mem(addr, traffic) = dst {
+            self.store(core, reg, addr, traffic);
+        }
+    }
+
+    /// One iteration of the outer loop on one core's slice (see the module doc).
+    fn iteration(&mut self, core: usize, it: &Iteration, y: Addr) {
+        self.load(core, Y, y + it.i as Addr, Traffic::Operand);
+        if let Some(addr) = it.t_load {
+            self.load(core, T, addr, Traffic::Transfer);
+        }
+        for j in it.a..it.b {
+            let k = j - it.a;
+            let xr = self.fetch(core, it.x[k], XT);
+            let mr = self.fetch(core, it.m[k], MT);
+            if j + 1 == it.b {
+                // E is only needed at the top word: fetching it there lets the next
+                // iteration start (method-I) before this one has finished.
+                self.fetch_into(core, it.e_lo, ELO);
+                self.fetch_into(core, it.e_hi, EHI);
+            }
+            let zr = if j + 1 < it.b {
+                self.fetch(core, it.z[k], ZT)
+            } else if matches!(it.top, Src::Zero) {
+                ELO
+            } else {
+                // Top word: the stored word plus E_lo; the carry joins E_hi (weight b).
+                let br = self.fetch(core, it.top, BT);
+                self.add(core, ZT, br, ELO);
+                self.adc(core, EHI, EHI, ZERO);
+                ZT
+            };
+            let out = if j == it.a { it.low } else { it.z_out[k - 1] };
+            let rd = Self::target(out);
+            self.mul(core, L1, xr, Y);
+            if j == it.a {
+                // Both chains start with carry 0.
+                self.add(core, S, zr, L1);
+                self.adc(core, C1, H1, ZERO);
+                if it.t_load.is_none() {
+                    // T = (Z_0 + X_0 Y_i) M' mod 2^w (Alg. 1, line 3).
+                    self.mul(core, T, S, MP);
+                    if let Some(addr) = it.t_store {
+                        self.store(core, T, addr, Traffic::Transfer);
+                    }
+                }
+                self.mul(core, L2, mr, T);
+                self.add(core, rd, S, L2);
+                self.adc(core, C2, H2, ZERO);
+            } else {
+                self.mul(core, L2, mr, T);
+                self.add(core, S, zr, L1);
+                self.adc(core, H1, H1, ZERO);
+                self.add(core, S, S, C1);
+                self.adc(core, C1, H1, ZERO);
+                self.add(core, S, S, L2);
+                self.adc(core, H2, H2, ZERO);
+                self.add(core, rd, S, C2);
+                self.adc(core, C2, H2, ZERO);
+            }
+            self.put(core, out, rd);
+        }
+        // The carries out of the top word and E_hi all weigh 2^(w b): their sum is the
+        // new E, at word b - 1 after the shift. C1 + C2 + E_hi < 2^(w+1) + 4, so the new
+        // E_hi is at most 2 and no `Adc` below can carry out.
+        self.add(core, ELO, C1, C2);
+        self.adc(core, U, ZERO, ZERO);
+        self.add(core, ELO, ELO, EHI);
+        self.adc(core, EHI, U, ZERO);
+        self.put(core, it.e_lo_out, ELO);
+        self.put(core, it.e_hi_out, EHI);
+    }
+
+    /// Loads the core's resident words of X and M; says where each word of the slice
+    /// comes from in every iteration, and which registers hold Z.
+    fn residents(
+        &mut self,
+        core: usize,
+        res: Residency,
+        words: std::ops::Range<usize>,
+        layout: &Layout,
+        registers: usize,
+    ) -> Result<Placement, SimError> {
+        let n = words.len();
+        let needed = (res.x as usize + res.m as usize) * n + res.z as usize * n.saturating_sub(1);
+        if needed > registers {
+            return Err(SimError::InvalidProgram {
+                reason: format!("{needed} resident words for {registers} registers"),
+            });
+        }
+        let mut next = SCRATCH_REGISTERS as Reg;
+        let mut column = |b: &mut Builder, keep: bool, base: Addr| -> Vec<Src> {
+            words
+                .clone()
+                .map(|j| {
+                    let addr = base + j as Addr;
+                    if keep {
+                        let r = next;
+                        next += 1;
+                        b.load(core, r, addr, Traffic::Operand);
+                        Src::Reg(r)
+                    } else {
+                        Src::Mem(addr, Traffic::Operand)
+                    }
+                })
+                .collect()
+        };
+        let x = column(self, res.x, layout.x);
+        let m = column(self, res.m, layout.m);
+        let z = if res.z {
+            (0..n.saturating_sub(1)).map(|k| next + k as Reg).collect()
+        } else {
+            Vec::new()
+        };
+        Ok(Placement { x, m, z })
+    }
+
+    /// Single core (p = 1) and method-II: core k owns the words [a_k, b_k) for the whole
+    /// loop; T is broadcast from core 0, each core's new low word goes to the core below.
+    fn sliced(&mut self, config: &Config, s: usize, layout: &Layout) -> Result<Terms, SimError> {
+        let p = config.cores;
+        let bounds: Vec<usize> = (0..=p).map(|k| k * s / p).collect();
+        let mut terms: Terms = vec![Vec::new(); s + 1];
+        // Per core: operand sources, Z registers, residency.
+        let mut plans = Vec::new();
+        for k in 0..p {
+            let (a, b) = (bounds[k], bounds[k + 1]);
+            let res = Residency::sliced(config.registers, b - a);
+            let place = self.residents(k, res, a..b, layout, config.registers)?;
+            if k == 0 {
+                self.load(0, MP, layout.mp, Traffic::Constant);
+            }
+            plans.push(SlicePlan { a, b, res, place });
+        }
+        // Transfer and spill slots, one word each, never reused.
+        let t_slot: Vec<Addr> = (0..s).map(|_| self.alloc(1)).collect();
+        let bnd: Vec<Addr> = (0..s * p).map(|_| self.alloc(1)).collect();
+        let spill: Vec<Addr> = (0..s * (s + 1)).map(|_| self.alloc(1)).collect();
+        let spill_at = |i: usize, pos: usize| spill[i * (s + 1) + pos];
+        for i in 0..s {
+            for (k, plan) in plans.iter().enumerate() {
+                let (a, b, res) = (plan.a, plan.b, plan.res);
+                let zregs = &plan.place.z;
+                let top_core = k + 1 == p;
+                let z_src = |j: usize| -> Src {
+                    if i == 0 {
+                        Src::Zero
+                    } else if res.z {
+                        Src::Reg(zregs[j - a])
+                    } else {
+                        Src::Mem(spill_at(i - 1, j), Traffic::Transfer)
+                    }
+                };
+                let z_dst = |pos: usize| -> Dst {
+                    if res.z {
+                        Dst::Reg(zregs[pos - a])
+                    } else {
+                        Dst::Mem(spill_at(i, pos), Traffic::Transfer)
+                    }
+                };
+                // The top slice keeps Z's top word (its E_lo) in memory too when Z is not
+                // resident, like every other word of Z.
+                let spill_top = top_core && !res.z;
+                let it = Iteration {
+                    i,
+                    a,
+                    b,
+                    x: plan.place.x.clone(),
+                    m: plan.place.m.clone(),
+                    z: (a..b - 1).map(z_src).collect(),
+                    top: if top_core || i == 0 {
+                        Src::Zero
+                    } else {
+                        Src::Mem(bnd[(i - 1) * p + k + 1], Traffic::Transfer)
+                    },
+                    e_lo: match (i, spill_top) {
+                        (0, _) => Src::Zero,
+                        (_, true) => Src::Mem(spill_at(i - 1, s), Traffic::Transfer),
+                        (_, false) => Src::Reg(ELO),
+                    },
+                    e_hi: if i == 0 { Src::Zero } else { Src::Reg(EHI) },
+                    t_load: (k > 0).then(|| t_slot[i]),
+                    t_store: (k == 0 && p > 1).then(|| t_slot[i]),
+                    low: if k == 0 {
+                        Dst::Drop
+                    } else {
+                        Dst::Mem(bnd[i * p + k], Traffic::Transfer)
+                    },
+                    z_out: (a..b - 1).map(z_dst).collect(),
+                    e_lo_out: if spill_top {
+                        Dst::Mem(spill_at(i, s), Traffic::Transfer)
+                    } else {
+                        Dst::Reg(ELO)
+                    },
+                    e_hi_out: Dst::Reg(EHI),
+                };
+                self.iteration(k, &it, layout.y);
+            }
+        }
+        // Gather for the epilogue: resident words and every E are stored by their core.
+        for (k, plan) in plans.iter().enumerate() {
+            let (a, b, res) = (plan.a, plan.b, plan.res);
+            let zregs = &plan.place.z;
+            let top_core = k + 1 == p;
+            for pos in a..b - 1 {
+                let word = if res.z {
+                    let slot = self.alloc(1);
+                    self.store(k, zregs[pos - a], slot, Traffic::Epilogue);
+                    slot
+                } else {
+                    spill_at(s - 1, pos)
+                };
+                terms[pos].push(Src::Mem(word, Traffic::Epilogue));
+            }
+            if !top_core {
+                // The last boundary word is a transfer like the others (Table 2 counts it).
+                terms[b - 1].push(Src::Mem(bnd[(s - 1) * p + k + 1], Traffic::Transfer));
+            }
+            let e_lo = if top_core && !res.z {
+                spill_at(s - 1, s)
+            } else {
+                let slot = self.alloc(1);
+                self.store(k, ELO, slot, Traffic::Epilogue);
+                slot
+            };
+            terms[b - 1].push(Src::Mem(e_lo, Traffic::Epilogue));
+            let e_hi = self.alloc(1);
+            self.store(k, EHI, e_hi, Traffic::Epilogue);
+            terms[b].push(Src::Mem(e_hi, Traffic::Epilogue));
+        }
+        Ok(terms)
+    }
+
+    /// Method-I: iteration i runs on core i mod p over all s words; Z goes from core to
+    /// core through memory, one word as soon as it is made.
+    fn whole(
+        &mut self,
+        config: &Config,
+        s: usize,
+        layout: &Layout,
+        top_bit: bool,
+    ) -> Result<Terms, SimError> {
+        let p = config.cores;
+        let res = Residency::whole(config.registers, s);
+        let mut sources = Vec::new();
+        for k in 0..p.min(s) {
+            let place = self.residents(k, res, 0..s, layout, config.registers)?;
+            self.load(k, MP, layout.mp, Traffic::Constant);
+            sources.push(place);
+        }
+        // Z_0..Z_(s-1) of every iteration, and the extra top bit when it can be set.
+        let z_slot: Vec<Addr> = (0..s * s).map(|_| self.alloc(1)).collect();
+        let hi_slot: Vec<Addr> = (0..s).map(|_| self.alloc(1)).collect();
+        let z_at = |i: usize, j: usize| z_slot[i * s + j];
+        for i in 0..s {
+            let k = i % p;
+            let place = &sources[k];
+            let it = Iteration {
+                i,
+                a: 0,
+                b: s,
+                x: place.x.clone(),
+                m: place.m.clone(),
+                z: (0..s - 1)
+                    .map(|j| {
+                        if i == 0 {
+                            Src::Zero
+                        } else {
+                            Src::Mem(z_at(i - 1, j), Traffic::Transfer)
+                        }
+                    })
+                    .collect(),
+                top: Src::Zero,
+                e_lo: if i == 0 {
+                    Src::Zero
+                } else {
+                    Src::Mem(z_at(i - 1, s - 1), Traffic::Transfer)
+                },
+                e_hi: if i == 0 || !top_bit {
+                    Src::Zero
+                } else {
+                    Src::Mem(hi_slot[i - 1], Traffic::Transfer)
+                },
+                t_load: None,
+                t_store: None,
+                low: Dst::Drop,
+                z_out: (0..s - 1)
+                    .map(|pos| Dst::Mem(z_at(i, pos), Traffic::Transfer))
+                    .collect(),
+                e_lo_out: Dst::Mem(z_at(i, s - 1), Traffic::Transfer),
+                e_hi_out: if top_bit {
+                    Dst::Mem(hi_slot[i], Traffic::Transfer)
+                } else {
+                    // n < w s: Z < 2M < R, so the bit is provably 0.
+                    Dst::Drop
+                },
+            };
+            self.iteration(k, &it, layout.y);
+        }
+        let mut terms: Terms = vec![Vec::new(); s + 1];
+        for (j, t) in terms.iter_mut().take(s).enumerate() {
+            t.push(Src::Mem(z_at(s - 1, j), Traffic::Epilogue));
+        }
+        if top_bit {
+            terms[s].push(Src::Mem(hi_slot[s - 1], Traffic::Epilogue));
+        }
+        Ok(terms)
+    }
+
+    /// Core 0 adds up the words of each position (carrying upwards), computes
+    /// Z + (2^(w(s+1)) - M), and keeps Z - M when that carries out (Z >= M), Z otherwise.
+    fn epilogue(&mut self, terms: &Terms, layout: &Layout) -> Addr {
+        let n = terms.len();
+        let values = self.alloc(n);
+        let diffs = self.alloc(n);
+        let result = self.alloc(n);
+        self.fetch_into(0, Src::Zero, NC);
+        self.fetch_into(0, Src::Zero, DC);
+        for (j, words) in terms.iter().enumerate() {
+            let j32 = j as Addr;
+            match words.first() {
+                Some(&first) => self.fetch_into(0, first, V),
+                None => self.fetch_into(0, Src::Zero, V),
+            }
+            self.add(0, V, V, NC);
+            self.adc(0, NC, ZERO, ZERO);
+            for &w in words.iter().skip(1) {
+                let r = self.fetch(0, w, U);
+                self.add(0, V, V, r);
+                self.adc(0, NC, NC, ZERO);
+            }
+            self.store(0, V, values + j32, Traffic::Epilogue);
+            self.load(0, U, layout.neg_m + j32, Traffic::Epilogue);
+            self.add(0, D, V, U);
+            self.adc(0, DC2, ZERO, ZERO);
+            self.add(0, D, D, DC);
+            self.adc(0, DC, DC2, ZERO);
+            self.store(0, D, diffs + j32, Traffic::Epilogue);
+        }
+        // DC = 1 exactly when Z >= M: result = Z + DC (D - Z) mod 2^w, word by word.
+        for j in 0..n as Addr {
+            self.load(0, V, values + j, Traffic::Epilogue);
+            self.load(0, D, diffs + j, Traffic::Epilogue);
+            self.emit(
+                0,
+                Instr::Sub {
+                    rd: U,
+                    rj: D,
+                    rk: V,
+                },
+            );
+            self.mul(0, U, U, DC);
+            self.add(0, V, V, U);
+            self.store(0, V, result + j, Traffic::Epilogue);
+        }
+        result
+    }
+}
