@@ -1,6 +1,7 @@
 //! `montmul sim`: the cycle-level models of `montmul-sim`, run on random operands (a
 //! fixed seed) and checked against montmul's core before anything is printed.
 
+use montmul_sim::multicore::{self, Method};
 use montmul_sim::{check, systolic};
 use serde::Serialize;
 
@@ -17,6 +18,48 @@ pub struct Args {
 enum Model {
     /// Systolic MWR2MM arrays of seed 003: latency in clock cycles and PE count.
     Systolic(SystolicArgs),
+    /// Multi-core VLIW platform of seed 002: cycles, loads, stores and speed-up per core
+    /// count (1 core runs single-core FIOS, the baseline of the speed-up).
+    Multicore(MulticoreArgs),
+}
+
+/// Arguments of `montmul sim multicore`.
+#[derive(clap::Args)]
+struct MulticoreArgs {
+    /// Bit length n of the modulus.
+    #[arg(long, default_value_t = 256)]
+    bits: u32,
+    /// Core word size w in bits: 16 or 32.
+    #[arg(long, default_value_t = 16)]
+    word: u32,
+    /// Core counts p to simulate, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,6,8")]
+    cores: Vec<usize>,
+    /// Scheduling method: 1 (one iteration per core) or 2 (each iteration over all cores).
+    #[arg(long, default_value_t = 2)]
+    method: u32,
+    /// S_rf: registers per core for words of X, M and Z.
+    #[arg(long, default_value_t = 16)]
+    regs: usize,
+    /// Seed of the random operands.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print a JSON array instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct MulticoreRow {
+    method: u32,
+    cores: usize,
+    cycles: u64,
+    loads: u64,
+    stores: u64,
+    load_opr: u64,
+    load_tr: u64,
+    store_tr: u64,
+    speedup: f64,
 }
 
 /// Arguments of `montmul sim systolic`.
@@ -59,6 +102,7 @@ struct SystolicRow {
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.model {
         Model::Systolic(a) => systolic(a),
+        Model::Multicore(a) => multicore(a),
     }
 }
 
@@ -87,6 +131,75 @@ fn systolic(a: SystolicArgs) -> Result<(), CliError> {
         println!(
             "{} radix-{}, n = {}, w = {}: {} PEs, {} clock cycles (product checked against montmul cios)",
             row.arch, row.radix, row.bits, row.word, row.pes, row.cycles
+        );
+    }
+    Ok(())
+}
+
+fn multicore(a: MulticoreArgs) -> Result<(), CliError> {
+    let method = match a.method {
+        1 => Method::MethodI,
+        2 => Method::MethodII,
+        m => {
+            return Err(CliError(format!(
+                "--method: method must be 1 or 2, not {m}"
+            )))
+        }
+    };
+    let config = |cores: usize| multicore::Config {
+        method: if cores == 1 {
+            Method::SingleCore
+        } else {
+            method
+        },
+        cores,
+        bits: a.bits,
+        word: a.word,
+        registers: a.regs,
+    };
+    if a.cores.is_empty() {
+        return Err(CliError("--cores: give at least one core count".into()));
+    }
+    for &p in &a.cores {
+        config(p).validate()?;
+    }
+    let (m, x, y) = check::random_operands(a.bits, a.seed)?;
+    let baseline = multicore::simulate_checked(&config(1), &m, &x, &y)?;
+    let mut rows = Vec::new();
+    for &p in &a.cores {
+        let r = multicore::simulate_checked(&config(p), &m, &x, &y)?;
+        let st = r.stats;
+        rows.push(MulticoreRow {
+            method: a.method,
+            cores: p,
+            cycles: st.cycles,
+            loads: st.loads.total(),
+            stores: st.stores.total(),
+            load_opr: st.loads.operand,
+            load_tr: st.loads.transfer,
+            store_tr: st.stores.transfer,
+            speedup: baseline.stats.cycles as f64 / st.cycles as f64,
+        });
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(());
+    }
+    println!(
+        "method-{}, n = {}, w = {}, S_rf = {} (products checked against montmul cios; 1 core runs single-core FIOS)",
+        if a.method == 1 { "I" } else { "II" },
+        a.bits,
+        a.word,
+        a.regs
+    );
+    println!(
+        "{:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>8} {:>8}",
+        "cores", "cycles", "loads", "stores", "load-opr", "load-tr", "store-tr", "speed-up"
+    );
+    for r in rows {
+        println!(
+            "{:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>8} {:>7.2}x",
+            r.cores, r.cycles, r.loads, r.stores, r.load_opr, r.load_tr, r.store_tr, r.speedup
         );
     }
     Ok(())

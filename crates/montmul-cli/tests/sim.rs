@@ -82,3 +82,67 @@ fn systolic_bad_input_is_one_error_line() {
     assert_refused(&["sim", "systolic", "--bits", "1"]);
     assert_refused(&["sim", "systolic", "--bits", "x"]);
 }
+
+#[test]
+fn multicore_json_rows_per_core_count() {
+    let v = json(&[
+        "sim",
+        "multicore",
+        "--bits",
+        "256",
+        "--word",
+        "16",
+        "--cores",
+        "1,2,4",
+        "--method",
+        "2",
+        "--json",
+    ]);
+    let rows = v.as_array().expect("an array");
+    assert_eq!(rows.len(), 3);
+    for (row, p) in rows.iter().zip([1, 2, 4]) {
+        assert_eq!(row["method"], 2);
+        assert_eq!(row["cores"], p);
+        for key in ["cycles", "loads", "stores"] {
+            assert!(row[key].as_u64().is_some_and(|n| n > 0), "{key} in {row}");
+        }
+    }
+    // Seed 002, Table 3 (S_rf = 16, s = 16): method-II on 4 cores keeps X, M and Z in
+    // registers: N_load-opr = 2s + ps = 96; Table 2: N_load-tr = 2(p-1)s = 96.
+    assert_eq!(rows[2]["load_opr"], 96);
+    assert_eq!(rows[2]["load_tr"], 96);
+    assert_eq!(rows[2]["store_tr"], 64);
+    let c1 = rows[0]["cycles"].as_u64().unwrap();
+    let c4 = rows[2]["cycles"].as_u64().unwrap();
+    assert!(c4 < c1);
+    assert_eq!(rows[0]["speedup"], 1.0);
+}
+
+#[test]
+fn multicore_text_has_one_row_per_core_count() {
+    let out = montmul(&[
+        "sim",
+        "multicore",
+        "--bits",
+        "128",
+        "--cores",
+        "1,2",
+        "--method",
+        "1",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("method-I, n = 128"), "{text}");
+    assert_eq!(text.lines().count(), 4, "{text}");
+}
+
+#[test]
+fn multicore_bad_input_is_one_error_line() {
+    assert_refused(&["sim", "multicore", "--cores", "0"]);
+    assert_refused(&["sim", "multicore", "--method", "3"]);
+    assert_refused(&["sim", "multicore", "--word", "7"]);
+    assert_refused(&["sim", "multicore", "--word", "64"]);
+    assert_refused(&["sim", "multicore", "--bits", "64", "--cores", "8"]);
+    assert_refused(&["sim", "multicore", "--cores", "1,x"]);
+    assert_refused(&["sim", "multicore", "--regs", "99999999"]);
+}
