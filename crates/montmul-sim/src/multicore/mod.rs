@@ -15,7 +15,7 @@
 //! - S_rf is the number of registers that hold words of X, M and Z, as in the seed's
 //!   Table 3; each core also has [`program::SCRATCH_REGISTERS`] registers for the
 //!   datapath (products, carries, T, M', Y_i), which the seed's thresholds leave out.
-//! - With one carry flag a word of FIOS takes 2 `Mul` and 8 `Add`/`Adc` instructions
+//! - With one carry flag a word of FIOS takes 2 `Mul` and 7 `Add`/`Adc` instructions
 //!   (see [`program`]); the seed's N_add = 4s^2 + s counts word additions.
 
 pub mod isa;

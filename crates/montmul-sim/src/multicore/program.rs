@@ -2,20 +2,27 @@
 //!
 //! All three are built from one routine, [`Builder::iteration`]: one core runs one
 //! iteration of the outer loop on a slice [a, b) of the words of Z, X and M. Per word j
-//! it forms the two products X_j Y_i and M_j T with `Mul` and accumulates them with two
-//! carry chains, C1 for X Y_i and C2 for M T, each step being
-//! `(C, S) = S + lo + C` with the high word taking the carry:
+//! it forms the two products X_j Y_i = (H1, L1) and M_j T = (H2, L2) with `Mul` and
+//! adds them, Z_j and the carry C^(j) into one word, in seven additions:
 //!
 //! ```text
-//! Add S = Z_j + lo1 ; Adc H1 = H1 + 0 + Ca ; Add S = S + C1 ; Adc C1 = H1 + 0 + Ca
-//! Add S = S + lo2   ; Adc H2 = H2 + 0 + Ca ; Add S = S + C2 ; Adc C2 = H2 + 0 + Ca
+//! Adc H1 = H1 + 0 + Ca      the carry's bit of weight j+1 (left in the flag)
+//! Add S  = C + L1           C: the carry's low word (weight j)
+//! Adc H1 = H1 + 0 + Ca
+//! Add S  = S + L2
+//! Adc H2 = H2 + 0 + Ca
+//! Add Z' = S + Z_j          the new word (Z'_(j-1) after the shift)
+//! Adc C  = H1 + H2 + Ca     the new carry: low word in C, bit of weight j+2 in the flag
 //! ```
 //!
-//! Bound on each chain: Z_j + X_j Y_i + C <= (2^w - 1) + (2^w - 1)^2 + (2^w - 1)
-//! = 2^(2w) - 1, so the new carry fits one word and no `Adc` above can carry out. With a
-//! single carry flag a word needs these eight additions: the seed's N_add = 4s^2 + s
-//! counts word additions, not the instructions that move each carry into a register
-//! (which its sec. 4 says a general-purpose core needs).
+//! None of the `Adc`s into H1 and H2 can carry out (the bounds are beside them), and the
+//! carry stays below 2^(w+1) - 1: (2^w - 1) + 2 (2^w - 1)^2 + 2^(w+1) - 2 < (2^(w+1) - 1)
+//! 2^w. Seven is the fewest with one carry flag: three additions make the word, one
+//! makes the carry, and of the four carry bits of weight j + 1 only one can ride on an
+//! addition that is needed anyway. The seed's N_add = 4s^2 + s counts word additions,
+//! not the instructions that move carries into registers (which its sec. 4 says a
+//! general-purpose core needs), so the model runs more instructions than the seed's
+//! figures imply.
 //!
 //! Carries stay in the core that made them (seed 002, sec. 4): the carry out of a
 //! slice's top word is kept as E = (E_lo, E_hi) in that core and added into the same
@@ -43,8 +50,8 @@ const H1: Reg = 6;
 const L2: Reg = 7;
 const H2: Reg = 8;
 const S: Reg = 9;
-const C1: Reg = 10;
-const C2: Reg = 11;
+const C: Reg = 10;
+const BB: Reg = 11;
 const ELO: Reg = 12;
 const EHI: Reg = 13;
 const XT: Reg = 14;
@@ -304,6 +311,10 @@ impl Builder {
         if let Some(addr) = it.t_load {
             self.load(core, T, addr, Traffic::Transfer);
         }
+        // Between words the carry C^(j) <= 2^(w+1) - 2 lives in C (low word, weight j)
+        // and the carry flag (weight j + 1); only Mul, Load and Store, which leave the
+        // flag alone, come between the word that sets it and the word that reads it.
+        let mut flag_saved = false;
         for j in it.a..it.b {
             let k = j - it.a;
             let xr = self.fetch(core, it.x[k], XT);
@@ -319,7 +330,12 @@ impl Builder {
             } else if matches!(it.top, Src::Zero) {
                 ELO
             } else {
-                // Top word: the stored word plus E_lo; the carry joins E_hi (weight b).
+                // Top word: the stored word plus E_lo, whose carry joins E_hi (weight
+                // b). That addition needs the flag, so the carry bit moves to a register.
+                if j > it.a {
+                    self.adc(core, BB, ZERO, ZERO);
+                    flag_saved = true;
+                }
                 let br = self.fetch(core, it.top, BT);
                 self.add(core, ZT, br, ELO);
                 self.adc(core, EHI, EHI, ZERO);
@@ -329,9 +345,9 @@ impl Builder {
             let rd = Self::target(out);
             self.mul(core, L1, xr, Y);
             if j == it.a {
-                // Both chains start with carry 0.
+                // The carry in is 0.
                 self.add(core, S, zr, L1);
-                self.adc(core, C1, H1, ZERO);
+                self.adc(core, H1, H1, ZERO);
                 if it.t_load.is_none() {
                     // T = (Z_0 + X_0 Y_i) M' mod 2^w (Alg. 1, line 3).
                     self.mul(core, T, S, MP);
@@ -341,26 +357,33 @@ impl Builder {
                 }
                 self.mul(core, L2, mr, T);
                 self.add(core, rd, S, L2);
-                self.adc(core, C2, H2, ZERO);
+                self.adc(core, C, H1, H2);
             } else {
                 self.mul(core, L2, mr, T);
-                self.add(core, S, zr, L1);
+                // H1 <= 2^w - 2; taking the carry bit b of weight j + 1 cannot overflow.
+                if flag_saved {
+                    self.add(core, H1, H1, BB);
+                } else {
+                    self.adc(core, H1, H1, ZERO);
+                }
+                self.add(core, S, C, L1);
+                // H1 + b + carry <= 2^w - 1: H1 = 2^w - 2 only when L1 = 1, and b = 1
+                // only when C <= 2^w - 2 (C^(j) <= 2^(w+1) - 2), so then C + L1 < 2^w.
                 self.adc(core, H1, H1, ZERO);
-                self.add(core, S, S, C1);
-                self.adc(core, C1, H1, ZERO);
                 self.add(core, S, S, L2);
+                // H2 <= 2^w - 2.
                 self.adc(core, H2, H2, ZERO);
-                self.add(core, rd, S, C2);
-                self.adc(core, C2, H2, ZERO);
+                self.add(core, rd, S, zr);
+                // C^(j+1) = H1 + H2 + carry, its bit of weight j + 2 left in the flag.
+                self.adc(core, C, H1, H2);
             }
             self.put(core, out, rd);
         }
-        // The carries out of the top word and E_hi all weigh 2^(w b): their sum is the
-        // new E, at word b - 1 after the shift. C1 + C2 + E_hi < 2^(w+1) + 4, so the new
-        // E_hi is at most 2 and no `Adc` below can carry out.
-        self.add(core, ELO, C1, C2);
+        // The carry out of the top word (C and the flag) and E_hi all weigh 2^(w b):
+        // their sum is the new E, at word b - 1 after the shift. It is below
+        // 2^(w+1) + 4, so the new E_hi is at most 2 and the last `Adc` cannot carry out.
         self.adc(core, U, ZERO, ZERO);
-        self.add(core, ELO, ELO, EHI);
+        self.add(core, ELO, C, EHI);
         self.adc(core, EHI, U, ZERO);
         self.put(core, it.e_lo_out, ELO);
         self.put(core, it.e_hi_out, EHI);
