@@ -4,11 +4,11 @@
 //! for each of p cores ([`machine`]); a core has w-bit registers (w = 16 or 32), a carry
 //! flag, the seven instructions of [`isa`] and a 4-stage pipeline; all cores share one
 //! single-port data memory. [`program`] generates the code of FIOS (Alg. 1) for one
-//! core and for the two schedules of sec. 4, [`schedule`] packs it into bundles, and the
+//! core and for the two schedules of sec. 4, `schedule` packs it into bundles, and the
 //! machine runs it on real operands, counting cycles, loads and stores.
 //!
 //! The seed leaves the code itself open; what this model assumes is stated where it is
-//! decided: the pipeline timing in [`machine`], the packing in [`schedule`], the
+//! decided: the pipeline timing in [`machine`], the packing in `schedule`, the
 //! instruction sequence per word, the local carries and the final subtraction in
 //! [`program`]. Two choices matter for the figures:
 //!

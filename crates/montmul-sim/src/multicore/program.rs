@@ -1,6 +1,6 @@
 //! Program generators: FIOS (seed 002, Alg. 1) for one core, method-I and method-II.
 //!
-//! All three are built from one routine, [`Builder::iteration`]: one core runs one
+//! All three are built from one routine, `Builder::iteration`: one core runs one
 //! iteration of the outer loop on a slice [a, b) of the words of Z, X and M. Per word j
 //! it forms the two products X_j Y_i = (H1, L1) and M_j T = (H2, L2) with `Mul` and
 //! adds them, Z_j and the carry C^(j) into one word, in seven additions:
@@ -28,9 +28,11 @@
 //! slice's top word is kept as E = (E_lo, E_hi) in that core and added into the same
 //! word position (the slice's top word, after the shift) in the next iteration. For the
 //! top slice this E is Z's top word and its extra bit Z_s (Z < 2M may exceed R when
-//! n = w s). After the loop an epilogue on core 0 adds the E's in, subtracts M when
-//! Z >= M (Z + (2^(w(s+1)) - M), selecting by the carry with a `Mul`, since the ISA has
-//! no branch) and stores the s + 1 words of the result.
+//! n = w s). After the loop an epilogue (`Builder::epilogue`) adds the E's in, with
+//! the carries rippling up from core to core, subtracts M when Z >= M (the carry of
+//! Z + (2^(w(s+1)) - M), rippling up the same way and sent back to every core, which
+//! selects each of its words with a `Mul`, since the ISA has no branch) and stores the
+//! s + 1 words of the result. Method-I's Z is in memory by then; core 0 finishes it.
 
 use super::isa::{Addr, Instr, Reg, Traffic};
 use super::{Config, Method};
@@ -62,8 +64,16 @@ const U: Reg = 18; // and 19
 const NC: Reg = 20;
 const DC: Reg = 21;
 const DC2: Reg = 22;
-const V: Reg = 23;
 const D: Reg = 24;
+
+// The epilogue works on two words at a time; the loop's registers are free by then.
+// Temporaries for loaded words, constants, sums, selection products (with r + 1) and
+// results, for the first and the second word.
+const PAIR_X: [Reg; 2] = [XT, ZT];
+const PAIR_M: [Reg; 2] = [MT, BT];
+const PAIR_D: [Reg; 2] = [D, C];
+const PAIR_U: [Reg; 2] = [U, L1];
+const PAIR_S: [Reg; 2] = [S, BB];
 
 /// Where an input word comes from.
 #[derive(Clone, Copy, Debug)]
@@ -181,11 +191,11 @@ pub fn generate(config: &Config, ops: &Operands<'_>) -> Result<Program, SimError
     let mp = b.place(&[ops.m_prime]);
     let neg_m = b.place(ops.neg_m);
     let layout = Layout { x, y, m, mp, neg_m };
-    let terms = match config.method {
+    let parts = match config.method {
         Method::SingleCore | Method::MethodII => b.sliced(config, s, &layout)?,
         Method::MethodI => b.whole(config, s, &layout, ops.top_bit)?,
     };
-    let result = b.epilogue(&terms, &layout);
+    let result = b.epilogue(&parts, s, config.registers, &layout);
     Ok(Program {
         cores: b.code,
         memory: b.memory,
@@ -217,8 +227,18 @@ struct Layout {
     neg_m: Addr,
 }
 
-/// For each word position 0..=s of the final Z, the words to add up there.
-type Terms = Vec<Vec<Src>>;
+/// What one core holds of Z after the loop: the words [a, b), the stored part of its top
+/// word b - 1 (the boundary word from the next core, or nothing), and its E.
+struct Part {
+    core: usize,
+    a: usize,
+    b: usize,
+    /// Words a..b-1 (the top word is `top` plus E_lo).
+    words: Vec<Src>,
+    top: Src,
+    e_lo: Src,
+    e_hi: Src,
+}
 
 struct Builder {
     memory: Vec<u64>,
@@ -262,6 +282,10 @@ impl Builder {
         self.emit(core, Instr::Mul { rd, rj, rk });
     }
 
+    fn sub(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
+        self.emit(core, Instr::Sub { rd, rj, rk });
+    }
+
     /// The register holding `src` (loading it into `temp` if it is in memory).
     fn fetch(&mut self, core: usize, src: Src, temp: Reg) -> Reg {
         match src {
@@ -277,14 +301,7 @@ impl Builder {
     /// Sets `reg` to `src`.
     fn fetch_into(&mut self, core: usize, src: Src, reg: Reg) {
         match src {
-            Src::Zero => self.emit(
-                core,
-                Instr::Sub {
-                    rd: reg,
-                    rj: ZERO,
-                    rk: ZERO,
-                },
-            ),
+            Src::Zero => self.sub(core, reg, ZERO, ZERO),
             Src::Reg(r) if r == reg => {}
             Src::Reg(r) => self.add(core, reg, r, ZERO),
             Src::Mem(addr, traffic) => self.load(core, reg, addr, traffic),
@@ -435,10 +452,14 @@ impl Builder {
 
     /// Single core (p = 1) and method-II: core k owns the words [a_k, b_k) for the whole
     /// loop; T is broadcast from core 0, each core's new low word goes to the core below.
-    fn sliced(&mut self, config: &Config, s: usize, layout: &Layout) -> Result<Terms, SimError> {
+    fn sliced(
+        &mut self,
+        config: &Config,
+        s: usize,
+        layout: &Layout,
+    ) -> Result<Vec<Part>, SimError> {
         let p = config.cores;
         let bounds: Vec<usize> = (0..=p).map(|k| k * s / p).collect();
-        let mut terms: Terms = vec![Vec::new(); s + 1];
         // Per core: operand sources, Z registers, residency.
         let mut plans = Vec::new();
         for k in 0..p {
@@ -515,38 +536,42 @@ impl Builder {
                 self.iteration(k, &it, layout.y);
             }
         }
-        // Gather for the epilogue: resident words and every E are stored by their core.
-        for (k, plan) in plans.iter().enumerate() {
-            let (a, b, res) = (plan.a, plan.b, plan.res);
-            let zregs = &plan.place.z;
-            let top_core = k + 1 == p;
-            for pos in a..b - 1 {
-                let word = if res.z {
-                    let slot = self.alloc(1);
-                    self.store(k, zregs[pos - a], slot, Traffic::Epilogue);
-                    slot
-                } else {
-                    spill_at(s - 1, pos)
-                };
-                terms[pos].push(Src::Mem(word, Traffic::Epilogue));
-            }
-            if !top_core {
-                // The last boundary word is a transfer like the others (Table 2 counts it).
-                terms[b - 1].push(Src::Mem(bnd[(s - 1) * p + k + 1], Traffic::Transfer));
-            }
-            let e_lo = if top_core && !res.z {
-                spill_at(s - 1, s)
-            } else {
-                let slot = self.alloc(1);
-                self.store(k, ELO, slot, Traffic::Epilogue);
-                slot
-            };
-            terms[b - 1].push(Src::Mem(e_lo, Traffic::Epilogue));
-            let e_hi = self.alloc(1);
-            self.store(k, EHI, e_hi, Traffic::Epilogue);
-            terms[b].push(Src::Mem(e_hi, Traffic::Epilogue));
-        }
-        Ok(terms)
+        let parts = plans
+            .iter()
+            .enumerate()
+            .map(|(k, plan)| {
+                let (a, b) = (plan.a, plan.b);
+                let top_core = k + 1 == p;
+                Part {
+                    core: k,
+                    a,
+                    b,
+                    words: (a..b - 1)
+                        .map(|pos| {
+                            if plan.res.z {
+                                Src::Reg(plan.place.z[pos - a])
+                            } else {
+                                Src::Mem(spill_at(s - 1, pos), Traffic::Epilogue)
+                            }
+                        })
+                        .collect(),
+                    // The last boundary word is a transfer like the others (Table 2
+                    // counts (p - 1) s of them).
+                    top: if top_core {
+                        Src::Zero
+                    } else {
+                        Src::Mem(bnd[(s - 1) * p + k + 1], Traffic::Transfer)
+                    },
+                    e_lo: if top_core && !plan.res.z {
+                        Src::Mem(spill_at(s - 1, s), Traffic::Epilogue)
+                    } else {
+                        Src::Reg(ELO)
+                    },
+                    e_hi: Src::Reg(EHI),
+                }
+            })
+            .collect();
+        Ok(parts)
     }
 
     /// Method-I: iteration i runs on core i mod p over all s words; Z goes from core to
@@ -557,7 +582,7 @@ impl Builder {
         s: usize,
         layout: &Layout,
         top_bit: bool,
-    ) -> Result<Terms, SimError> {
+    ) -> Result<Vec<Part>, SimError> {
         let p = config.cores;
         let res = Residency::whole(config.registers, s);
         let mut sources = Vec::new();
@@ -615,62 +640,215 @@ impl Builder {
             };
             self.iteration(k, &it, layout.y);
         }
-        let mut terms: Terms = vec![Vec::new(); s + 1];
-        for (j, t) in terms.iter_mut().take(s).enumerate() {
-            t.push(Src::Mem(z_at(s - 1, j), Traffic::Epilogue));
-        }
-        if top_bit {
-            terms[s].push(Src::Mem(hi_slot[s - 1], Traffic::Epilogue));
-        }
-        Ok(terms)
+        // Z is in memory after the last iteration; core 0 finishes it.
+        Ok(vec![Part {
+            core: 0,
+            a: 0,
+            b: s,
+            words: (0..s - 1)
+                .map(|j| Src::Mem(z_at(s - 1, j), Traffic::Epilogue))
+                .collect(),
+            top: Src::Zero,
+            e_lo: Src::Mem(z_at(s - 1, s - 1), Traffic::Epilogue),
+            e_hi: if top_bit {
+                Src::Mem(hi_slot[s - 1], Traffic::Epilogue)
+            } else {
+                Src::Zero
+            },
+        }])
     }
 
-    /// Core 0 adds up the words of each position (carrying upwards), computes
-    /// Z + (2^(w(s+1)) - M), and keeps Z - M when that carries out (Z >= M), Z otherwise.
-    fn epilogue(&mut self, terms: &Terms, layout: &Layout) -> Addr {
-        let n = terms.len();
-        let values = self.alloc(n);
-        let diffs = self.alloc(n);
-        let result = self.alloc(n);
-        self.fetch_into(0, Src::Zero, NC);
-        self.fetch_into(0, Src::Zero, DC);
-        for (j, words) in terms.iter().enumerate() {
-            let j32 = j as Addr;
-            match words.first() {
-                Some(&first) => self.fetch_into(0, first, V),
-                None => self.fetch_into(0, Src::Zero, V),
+    /// After the loop: every core adds its E into its words and passes the carry up
+    /// (stage 1), computes the carry of Z + (2^(w(s+1)) - M) over its words and passes
+    /// it up (stage 2); the top core's carry, 1 exactly when Z >= M, goes back to every
+    /// core (stage 3), which recomputes its words of Z - M and stores, word by word,
+    /// Z + carry (Z - M - Z) (stage 4: a `Mul` by the carry selects, since the ISA has
+    /// no branch; `Sub`s keep the carry flag of the chain intact). Returns the address
+    /// of the s + 1 result words.
+    fn epilogue(&mut self, parts: &[Part], s: usize, registers: usize, layout: &Layout) -> Addr {
+        let n = parts.len();
+        let result = self.alloc(s + 1);
+        let carry_slot: Vec<Addr> = (0..n).map(|_| self.alloc(1)).collect();
+        let borrow_slot: Vec<Addr> = (0..n).map(|_| self.alloc(1)).collect();
+        let select_slot = self.alloc(1);
+        // Where each core keeps its normalised words V (positions a..last).
+        let mut values: Vec<Vec<Src>> = Vec::new();
+        for (k, part) in parts.iter().enumerate() {
+            let (c, top_core) = (part.core, k + 1 == n);
+            let last = if top_core { s } else { part.b - 1 };
+            let count = last + 1 - part.a;
+            // The data registers are free now. Writing V_pos into register pos - a never
+            // clobbers a word of Z still to be read: Z's registers start at the same
+            // index or later, and the chain reads them in increasing order.
+            let v: Vec<Src> = (0..count)
+                .map(|i| {
+                    if registers >= count {
+                        Src::Reg(SCRATCH_REGISTERS as Reg + i as Reg)
+                    } else {
+                        Src::Mem(self.alloc(1), Traffic::Epilogue)
+                    }
+                })
+                .collect();
+            // Stage 1. The top word first (its addition needs the flag).
+            self.fetch_into(c, part.e_lo, ELO);
+            self.fetch_into(c, part.e_hi, EHI);
+            let top = if matches!(part.top, Src::Zero) {
+                ELO
+            } else {
+                let br = self.fetch(c, part.top, BT);
+                self.add(c, BT, br, ELO);
+                self.adc(c, EHI, EHI, ZERO);
+                BT
+            };
+            if k > 0 {
+                self.load(c, NC, carry_slot[k], Traffic::Epilogue);
             }
-            self.add(0, V, V, NC);
-            self.adc(0, NC, ZERO, ZERO);
-            for &w in words.iter().skip(1) {
-                let r = self.fetch(0, w, U);
-                self.add(0, V, V, r);
-                self.adc(0, NC, NC, ZERO);
+            // Two words at a time: both loads before both additions, so that no
+            // addition waits on its load.
+            let positions: Vec<usize> = (part.a..part.b).collect();
+            for chunk in positions.chunks(2) {
+                let ws: Vec<Reg> = chunk
+                    .iter()
+                    .zip(PAIR_X)
+                    .map(|(&pos, temp)| {
+                        if pos + 1 == part.b {
+                            top
+                        } else {
+                            self.fetch(c, part.words[pos - part.a], temp)
+                        }
+                    })
+                    .collect();
+                for (t, &pos) in chunk.iter().enumerate() {
+                    let rd = Self::target_of(v[pos - part.a], PAIR_S[t]);
+                    match (pos == part.a, k > 0) {
+                        (true, true) => self.add(c, rd, ws[t], NC),
+                        (true, false) => self.add(c, rd, ws[t], ZERO),
+                        (false, _) => self.adc(c, rd, ws[t], ZERO),
+                    }
+                    self.put_src(c, v[pos - part.a], rd);
+                }
             }
-            self.store(0, V, values + j32, Traffic::Epilogue);
-            self.load(0, U, layout.neg_m + j32, Traffic::Epilogue);
-            self.add(0, D, V, U);
-            self.adc(0, DC2, ZERO, ZERO);
-            self.add(0, D, D, DC);
-            self.adc(0, DC, DC2, ZERO);
-            self.store(0, D, diffs + j32, Traffic::Epilogue);
+            // The carry out, with E_hi (weight b), is small: it never carries out.
+            let rd = if top_core {
+                Self::target_of(v[count - 1], S)
+            } else {
+                NC
+            };
+            self.adc(c, rd, EHI, ZERO);
+            if top_core {
+                self.put_src(c, v[count - 1], rd);
+            } else {
+                self.store(c, NC, carry_slot[k + 1], Traffic::Epilogue);
+            }
+            values.push(v);
         }
-        // DC = 1 exactly when Z >= M: result = Z + DC (D - Z) mod 2^w, word by word.
-        for j in 0..n as Addr {
-            self.load(0, V, values + j, Traffic::Epilogue);
-            self.load(0, D, diffs + j, Traffic::Epilogue);
-            self.emit(
-                0,
-                Instr::Sub {
-                    rd: U,
-                    rj: D,
-                    rk: V,
-                },
-            );
-            self.mul(0, U, U, DC);
-            self.add(0, V, V, U);
-            self.store(0, V, result + j, Traffic::Epilogue);
+        // Stage 2: the carry of Z + (2^(w(s+1)) - M), rippling up the cores.
+        for (k, part) in parts.iter().enumerate() {
+            let c = part.core;
+            self.chain_start(c, k, borrow_slot[k]);
+            for (chunk_index, chunk) in values[k].chunks(2).enumerate() {
+                self.neg_m_pair(c, k, part.a + 2 * chunk_index, chunk, layout);
+            }
+            self.adc(c, DC2, ZERO, ZERO);
+            if k + 1 < n {
+                self.store(c, DC2, borrow_slot[k + 1], Traffic::Epilogue);
+            } else if n > 1 {
+                self.store(c, DC2, select_slot, Traffic::Epilogue);
+            }
+        }
+        // Stages 3 and 4.
+        for (k, part) in parts.iter().enumerate() {
+            let c = part.core;
+            if k + 1 < n {
+                self.load(c, DC2, select_slot, Traffic::Epilogue);
+            }
+            self.chain_flag(c, k);
+            for (chunk_index, chunk) in values[k].chunks(2).enumerate() {
+                let first = part.a + 2 * chunk_index;
+                let dv = self.neg_m_pair(c, k, first, chunk, layout);
+                // result = V + carry (D - V), two words interleaved; Sub and Mul leave
+                // the chain's carry flag alone.
+                let (us, rs) = (&PAIR_U[..dv.len()], &PAIR_S[..dv.len()]);
+                for (&u, &(d, v)) in us.iter().zip(&dv) {
+                    self.sub(c, u, d, v);
+                }
+                for &u in us {
+                    self.mul(c, u, u, DC2);
+                }
+                for &u in us {
+                    self.sub(c, u, ZERO, u);
+                }
+                for ((&r, &u), &(_, v)) in rs.iter().zip(us).zip(&dv) {
+                    self.sub(c, r, v, u);
+                }
+                for (t, &r) in rs.iter().enumerate() {
+                    self.store(c, r, result + (first + t) as Addr, Traffic::Epilogue);
+                }
+            }
         }
         result
+    }
+
+    /// Stage 2's start: core `k > 0` loads the carry from the core below into DC and
+    /// puts it in the flag.
+    fn chain_start(&mut self, core: usize, k: usize, slot: Addr) {
+        if k > 0 {
+            self.load(core, DC, slot, Traffic::Epilogue);
+        }
+        self.chain_flag(core, k);
+    }
+
+    /// Sets the carry flag to DC (0 or 1) for `k > 0`: (0 - DC) + (0 - DC) carries
+    /// exactly when DC = 1. Core 0's chain starts with `Add` instead.
+    fn chain_flag(&mut self, core: usize, k: usize) {
+        if k > 0 {
+            self.sub(core, U, ZERO, DC);
+            self.add(core, U, U, U);
+        }
+    }
+
+    /// D = V + (2^(w(s+1)) - M)_pos + carry for one or two consecutive words from
+    /// position `first` (both loads before both additions); returns (D, V) registers.
+    fn neg_m_pair(
+        &mut self,
+        core: usize,
+        k: usize,
+        first: usize,
+        values: &[Src],
+        layout: &Layout,
+    ) -> Vec<(Reg, Reg)> {
+        let mut regs = Vec::new();
+        for (t, &v) in values.iter().enumerate() {
+            let pos = (first + t) as Addr;
+            self.load(core, PAIR_M[t], layout.neg_m + pos, Traffic::Epilogue);
+            regs.push(self.fetch(core, v, PAIR_X[t]));
+        }
+        values
+            .iter()
+            .enumerate()
+            .map(|(t, _)| {
+                if k == 0 && first == 0 && t == 0 {
+                    self.add(core, PAIR_D[t], regs[t], PAIR_M[t]);
+                } else {
+                    self.adc(core, PAIR_D[t], regs[t], PAIR_M[t]);
+                }
+                (PAIR_D[t], regs[t])
+            })
+            .collect()
+    }
+
+    /// The register a value kept in `v` is computed into (`temp` when it goes to memory).
+    fn target_of(v: Src, temp: Reg) -> Reg {
+        match v {
+            Src::Reg(r) => r,
+            Src::Zero | Src::Mem(..) => temp,
+        }
+    }
+
+    /// Stores `reg` when `v` is a memory slot.
+    fn put_src(&mut self, core: usize, v: Src, reg: Reg) {
+        if let Src::Mem(addr, traffic) = v {
+            self.store(core, reg, addr, traffic);
+        }
     }
 }
