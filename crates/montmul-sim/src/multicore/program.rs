@@ -40,7 +40,7 @@ use crate::SimError;
 
 /// Registers of the datapath in every core, beside the S_rf registers that hold words
 /// of X, M and Z (the seed's S_rf counts only those).
-pub const SCRATCH_REGISTERS: usize = 25;
+pub const SCRATCH_REGISTERS: usize = 24;
 
 // The scratch registers. `Mul` writes a pair (r, r + 1).
 const ZERO: Reg = 0;
@@ -64,7 +64,7 @@ const U: Reg = 18; // and 19
 const NC: Reg = 20;
 const DC: Reg = 21;
 const DC2: Reg = 22;
-const D: Reg = 24;
+const D: Reg = 23;
 
 // The epilogue works on two words at a time; the loop's registers are free by then.
 // Temporaries for loaded words, constants, sums, selection products (with r + 1) and
