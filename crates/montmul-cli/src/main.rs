@@ -6,6 +6,7 @@
 mod algos;
 mod arith;
 mod bench;
+mod sim;
 
 use std::process::ExitCode;
 
@@ -29,6 +30,8 @@ enum Command {
     Exp(arith::ExpArgs),
     /// Time montmul's kernels (and, with --peers, GMP, OpenSSL, num-bigint, crypto-bigint).
     Bench(bench::Args),
+    /// Cycle-level models of seed 002's multi-core platform and seed 003's systolic arrays.
+    Sim(sim::Args),
 }
 
 /// A failure to report: one line on stderr, exit status 2.
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Command::Mul(args) => arith::mul(args),
         Command::Exp(args) => arith::exp(args),
         Command::Bench(args) => bench::run_bench(args),
+        Command::Sim(args) => sim::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

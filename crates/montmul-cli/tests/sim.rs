@@ -1,0 +1,148 @@
+//! `montmul sim` through the built binary: seed figures, JSON shape, and bad input.
+
+use std::process::{Command, Output};
+
+fn montmul(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_montmul"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = montmul(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+/// One line `error: ...` on stderr, exit status 2, nothing on stdout.
+fn assert_refused(args: &[&str]) {
+    let out = montmul(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+}
+
+#[test]
+fn systolic_json_gives_the_seed_003_figures() {
+    let v = json(&[
+        "sim",
+        "systolic",
+        "--bits",
+        "1024",
+        "--word",
+        "16",
+        "--arch",
+        "tenca-koc",
+        "--json",
+    ]);
+    assert_eq!(v["arch"], "tenca-koc");
+    assert_eq!(v["radix"], 2);
+    assert_eq!(v["bits"], 1024);
+    assert_eq!(v["word"], 16);
+    assert_eq!(v["pes"], 33);
+    assert_eq!(v["cycles"], 2113);
+    let v = json(&[
+        "sim",
+        "systolic",
+        "--bits",
+        "1024",
+        "--arch",
+        "optimized",
+        "--radix",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(v["pes"], 65);
+    assert_eq!(v["cycles"], 576);
+}
+
+#[test]
+fn systolic_text_names_pes_and_cycles() {
+    let out = montmul(&["sim", "systolic", "--bits", "2048", "--arch", "optimized"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("129 PEs"), "{text}");
+    assert!(text.contains("2176 clock cycles"), "{text}");
+}
+
+#[test]
+fn systolic_bad_input_is_one_error_line() {
+    assert_refused(&["sim", "systolic", "--word", "7"]);
+    assert_refused(&["sim", "systolic", "--radix", "3"]);
+    assert_refused(&["sim", "systolic", "--pes", "0"]);
+    assert_refused(&["sim", "systolic", "--arch", "mcivor"]);
+    assert_refused(&["sim", "systolic", "--arch", "optimized", "--pes", "4"]);
+    assert_refused(&["sim", "systolic", "--bits", "1"]);
+    assert_refused(&["sim", "systolic", "--bits", "x"]);
+}
+
+#[test]
+fn multicore_json_rows_per_core_count() {
+    let v = json(&[
+        "sim",
+        "multicore",
+        "--bits",
+        "256",
+        "--word",
+        "16",
+        "--cores",
+        "1,2,4",
+        "--method",
+        "2",
+        "--json",
+    ]);
+    let rows = v.as_array().expect("an array");
+    assert_eq!(rows.len(), 3);
+    for (row, p) in rows.iter().zip([1, 2, 4]) {
+        assert_eq!(row["method"], 2);
+        assert_eq!(row["cores"], p);
+        for key in ["cycles", "loads", "stores"] {
+            assert!(row[key].as_u64().is_some_and(|n| n > 0), "{key} in {row}");
+        }
+    }
+    // Seed 002, Table 3 (S_rf = 16, s = 16): method-II on 4 cores keeps X, M and Z in
+    // registers: N_load-opr = 2s + ps = 96; Table 2: N_load-tr = 2(p-1)s = 96.
+    assert_eq!(rows[2]["load_opr"], 96);
+    assert_eq!(rows[2]["load_tr"], 96);
+    assert_eq!(rows[2]["store_tr"], 64);
+    let c1 = rows[0]["cycles"].as_u64().unwrap();
+    let c4 = rows[2]["cycles"].as_u64().unwrap();
+    assert!(c4 < c1);
+    assert_eq!(rows[0]["speedup"], 1.0);
+}
+
+#[test]
+fn multicore_text_has_one_row_per_core_count() {
+    let out = montmul(&[
+        "sim",
+        "multicore",
+        "--bits",
+        "128",
+        "--cores",
+        "1,2",
+        "--method",
+        "1",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("method-I, n = 128"), "{text}");
+    assert_eq!(text.lines().count(), 4, "{text}");
+}
+
+#[test]
+fn multicore_bad_input_is_one_error_line() {
+    assert_refused(&["sim", "multicore", "--cores", "0"]);
+    assert_refused(&["sim", "multicore", "--method", "3"]);
+    assert_refused(&["sim", "multicore", "--word", "7"]);
+    assert_refused(&["sim", "multicore", "--word", "64"]);
+    assert_refused(&["sim", "multicore", "--bits", "64", "--cores", "8"]);
+    assert_refused(&["sim", "multicore", "--cores", "1,x"]);
+    assert_refused(&["sim", "multicore", "--regs", "99999999"]);
+}

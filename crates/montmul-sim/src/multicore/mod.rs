@@ -1,0 +1,219 @@
+//! The multi-core platform of seed 002 (Fan, Sakiyama, Verbauwhede, sec. 3-6).
+//!
+//! A main controller issues one very long instruction word per cycle, one instruction
+//! for each of p cores ([`machine`]); a core has w-bit registers (w = 16 or 32), a carry
+//! flag, the seven instructions of [`isa`] and a 4-stage pipeline; all cores share one
+//! single-port data memory. [`program`] generates the code of FIOS (Alg. 1) for one
+//! core and for the two schedules of sec. 4, `schedule` packs it into bundles, and the
+//! machine runs it on real operands, counting cycles, loads and stores.
+//!
+//! The seed leaves the code itself open; what this model assumes is stated where it is
+//! decided: the pipeline timing in [`machine`], the packing in `schedule`, the
+//! instruction sequence per word, the local carries and the final subtraction in
+//! [`program`]. Two choices matter for the figures:
+//!
+//! - S_rf is the number of registers that hold words of X, M and Z, as in the seed's
+//!   Table 3; each core also has [`program::SCRATCH_REGISTERS`] registers for the
+//!   datapath (products, carries, T, M', Y_i), which the seed's thresholds leave out.
+//! - With one carry flag a word of FIOS takes 2 `Mul` and 7 `Add`/`Adc` instructions
+//!   (see [`program`]); the seed's N_add = 4s^2 + s counts word additions.
+
+pub mod isa;
+pub mod machine;
+pub mod program;
+mod schedule;
+
+use montmul_testkit::num_bigint::BigUint;
+
+use crate::SimError;
+use machine::{Machine, Stats};
+
+/// Which program runs on the cores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// FIOS on one core (the seed's single-core baseline).
+    SingleCore,
+    /// Method-I: one iteration per core, Z passed from core to core through memory.
+    MethodI,
+    /// Method-II: every iteration split over all cores, T broadcast from core 0, one
+    /// word shifted across each core boundary.
+    MethodII,
+}
+
+impl Method {
+    /// The number the command line uses (`--method 1|2`); the single core has none.
+    pub fn number(self) -> Option<u32> {
+        match self {
+            Method::SingleCore => None,
+            Method::MethodI => Some(1),
+            Method::MethodII => Some(2),
+        }
+    }
+}
+
+/// Word sizes of the cores.
+pub const WORDS: [u32; 2] = [16, 32];
+
+/// The largest register file the model accepts (S_rf).
+pub const MAX_REGISTERS: usize = 4096;
+
+/// One platform and program: method, cores, operand size, word size, S_rf.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The program.
+    pub method: Method,
+    /// p: the number of cores (1 for [`Method::SingleCore`]).
+    pub cores: usize,
+    /// n: the bit length of the modulus.
+    pub bits: u32,
+    /// w: 16 or 32.
+    pub word: u32,
+    /// S_rf: registers per core for words of X, M and Z.
+    pub registers: usize,
+}
+
+impl Config {
+    /// s = ceil(n / w).
+    pub fn words(&self) -> usize {
+        self.bits.div_ceil(self.word) as usize
+    }
+
+    /// Checks the parameters: w in [`WORDS`], 2 <= n <= montmul's maximum, 1 <= p <= s
+    /// (p = 1 exactly for the single core), S_rf <= [`MAX_REGISTERS`].
+    pub fn validate(&self) -> Result<(), SimError> {
+        if !WORDS.contains(&self.word) {
+            return Err(SimError::param(
+                "word",
+                format!("core word size must be 16 or 32, not {}", self.word),
+            ));
+        }
+        if self.bits < 2 || self.bits > montmul::MAX_BITS {
+            return Err(SimError::param(
+                "bits",
+                format!("bit length must be in 2..={}", montmul::MAX_BITS),
+            ));
+        }
+        if self.cores == 0 {
+            return Err(SimError::param("cores", "at least one core is needed"));
+        }
+        if self.method == Method::SingleCore && self.cores != 1 {
+            return Err(SimError::param(
+                "cores",
+                "the single-core program runs on 1 core",
+            ));
+        }
+        if self.cores > self.words() {
+            return Err(SimError::param(
+                "cores",
+                format!(
+                    "{} cores for {} words: at most one core per word",
+                    self.cores,
+                    self.words()
+                ),
+            ));
+        }
+        if self.registers > MAX_REGISTERS {
+            return Err(SimError::param(
+                "regs",
+                format!("at most {MAX_REGISTERS} registers"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What one simulated multiplication gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Cycles, bundles, stalls, loads, stores and instruction counts.
+    pub stats: Stats,
+    /// X Y R^-1 mod M, R = 2^(w s), fully reduced.
+    pub product: BigUint,
+    /// log2 R = w s.
+    pub r_bits: u32,
+}
+
+/// Simulates one multiplication on the platform `config`: generates the program, packs
+/// it, runs it on `(m, x, y)` and reads the product from the data memory.
+///
+/// `m` must be odd with exactly `config.bits` bits; `x` and `y` below `m`.
+pub fn simulate(
+    config: &Config,
+    m: &BigUint,
+    x: &BigUint,
+    y: &BigUint,
+) -> Result<Report, SimError> {
+    config.validate()?;
+    if m.bits() < 2 || !m.bit(0) {
+        return Err(SimError::InvalidModulus);
+    }
+    if m.bits() != u64::from(config.bits) {
+        return Err(SimError::param(
+            "bits",
+            format!("the modulus has {} bits, not {}", m.bits(), config.bits),
+        ));
+    }
+    if x >= m || y >= m {
+        return Err(SimError::OperandTooLarge);
+    }
+    let (w, s) = (config.word, config.words());
+    let words = |v: &BigUint, count: usize| -> Vec<u64> {
+        let mask = (BigUint::from(1u32) << w) - 1u32;
+        (0..count)
+            .map(|j| {
+                let d = (v >> (w as usize * j)) & &mask;
+                d.iter_u64_digits().next().unwrap_or(0)
+            })
+            .collect()
+    };
+    let m_words = words(m, s);
+    let r = BigUint::from(1u32) << (w as usize * s);
+    let neg_m = words(&((&r << w) - m), s + 1);
+    let m0 = m_words[0];
+    let mask = (1u64 << w) - 1;
+    // -M^-1 mod 2^w by Newton iteration (each step doubles the correct low bits).
+    let mut inv = m0;
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(inv)));
+    }
+    let ops = program::Operands {
+        x: &words(x, s),
+        y: &words(y, s),
+        m: &m_words,
+        m_prime: inv.wrapping_neg() & mask,
+        neg_m: &neg_m,
+        top_bit: config.bits == w * s as u32,
+    };
+    let prog = program::generate(config, &ops)?;
+    let bundles = schedule::pack(&prog.cores, prog.registers)?;
+    let mut machine = Machine::new(config.cores, prog.registers, w, prog.memory);
+    let stats = machine.run(&bundles)?;
+    let at = prog.result as usize;
+    let out = &machine.memory()[at..at + s + 1];
+    let product = out
+        .iter()
+        .rev()
+        .fold(BigUint::default(), |acc, &v| (acc << w) + v);
+    Ok(Report {
+        stats,
+        product,
+        r_bits: w * s as u32,
+    })
+}
+
+/// Simulates and checks the product against montmul's CIOS kernel at the same word size.
+pub fn simulate_checked(
+    config: &Config,
+    m: &BigUint,
+    x: &BigUint,
+    y: &BigUint,
+) -> Result<Report, SimError> {
+    let report = simulate(config, m, x, y)?;
+    let want = crate::check::core_product(m, x, y, report.r_bits, config.word)?;
+    if report.product != want {
+        return Err(SimError::Mismatch {
+            model: format!("multicore {:?} on {} cores", config.method, config.cores),
+        });
+    }
+    Ok(report)
+}
