@@ -44,7 +44,28 @@ impl<E: std::fmt::Display> From<E> for CliError {
     }
 }
 
+/// Makes a closed standard output (`montmul algos | head -1`) end the program quietly,
+/// as it ends C programs, instead of with a panic from `println!`: Rust ignores SIGPIPE,
+/// so the write fails with `BrokenPipe` and `println!` panics with that message.
+fn exit_quietly_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if text.contains("failed printing to stdout") && text.contains("Broken pipe") {
+            // 128 + SIGPIPE, the status a shell reports for a writer cut off by its reader.
+            std::process::exit(141);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    exit_quietly_on_broken_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
