@@ -20,9 +20,10 @@ use crate::CliError;
 /// Arguments of `montmul bench`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Modulus sizes in bits, comma-separated (multiples of 8, 64..16384).
-    #[arg(long, value_delimiter = ',', default_values_t = [256u32, 384, 512, 1024, 2048, 3072, 4096])]
-    bits: Vec<u32>,
+    /// Modulus sizes in bits, comma-separated (multiples of 8, 64..16384; default
+    /// 256,384,512,1024,2048,3072,4096, or 4096..65536 with --threads).
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) bits: Vec<u32>,
     /// montmul kernels to time, comma-separated (default: every 64-bit kernel).
     #[arg(long, value_delimiter = ',')]
     algo: Vec<String>,
@@ -34,26 +35,31 @@ pub struct Args {
     peers: bool,
     /// Interleaved rounds per measurement; the median is reported.
     #[arg(long, default_value_t = 7)]
-    rounds: usize,
+    pub(crate) rounds: usize,
     /// Target duration of one timed batch, in milliseconds.
     #[arg(long, default_value_t = 5)]
-    batch_ms: u64,
+    pub(crate) batch_ms: u64,
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub(crate) seed: u64,
     /// Print a JSON array of {op, bits, impl, ns} instead of a table.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
+    /// Instead of the kernels: seed 002's method-II on 1..N threads for one large
+    /// multiplication (4096..65536 bits), and rayon batches of exponentiations on 1..N
+    /// threads.
+    #[arg(long)]
+    pub(crate) threads: Option<usize>,
 }
 
 /// One measured median.
 #[derive(Serialize, Clone)]
 pub struct Row {
-    op: &'static str,
-    bits: u32,
+    pub(crate) op: &'static str,
+    pub(crate) bits: u32,
     #[serde(rename = "impl")]
-    name: String,
-    ns: f64,
+    pub(crate) name: String,
+    pub(crate) ns: f64,
 }
 
 /// montmul with one kernel and 64-bit limbs, as a contender.
@@ -131,12 +137,12 @@ fn run(c: &mut dyn Contender, op: &str, iters: u64) {
     }
 }
 
-/// Iterations that make one batch last about `target`.
-fn calibrate(c: &mut dyn Contender, op: &str, target: Duration) -> u64 {
+/// Iterations that make one batch of `f` last about `target`.
+fn calibrate(f: &mut dyn FnMut(u64), target: Duration) -> u64 {
     let mut iters = 1u64;
     loop {
         let t = Instant::now();
-        run(c, op, iters);
+        f(iters);
         let dt = t.elapsed();
         if dt >= target || iters >= 1 << 24 {
             return iters;
@@ -146,7 +152,30 @@ fn calibrate(c: &mut dyn Contender, op: &str, target: Duration) -> u64 {
     }
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
+/// Median nanoseconds per iteration of each runner: each is calibrated to batches of
+/// about `target`, then the runners take turns, `rounds` times, so that noise on the
+/// machine falls on all of them alike.
+pub(crate) fn measure(
+    runners: &mut [Box<dyn FnMut(u64) + '_>],
+    rounds: usize,
+    target: Duration,
+) -> Vec<f64> {
+    let iters: Vec<u64> = runners
+        .iter_mut()
+        .map(|f| calibrate(f.as_mut(), target))
+        .collect();
+    let mut samples = vec![Vec::with_capacity(rounds); runners.len()];
+    for _ in 0..rounds {
+        for (i, f) in runners.iter_mut().enumerate() {
+            let t = Instant::now();
+            f(iters[i]);
+            samples[i].push(t.elapsed().as_nanos() as f64 / iters[i] as f64);
+        }
+    }
+    samples.into_iter().map(median).collect()
+}
+
+pub(crate) fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     let n = v.len();
     if n % 2 == 1 {
@@ -198,7 +227,16 @@ fn check_agreement(
 }
 
 /// `montmul bench`.
-pub fn run_bench(args: Args) -> Result<(), CliError> {
+pub fn run_bench(mut args: Args) -> Result<(), CliError> {
+    if args.rounds == 0 {
+        return Err(CliError("--rounds must be at least 1".into()));
+    }
+    if let Some(threads) = args.threads {
+        return crate::bench_threads::run(&args, threads);
+    }
+    if args.bits.is_empty() {
+        args.bits = vec![256, 384, 512, 1024, 2048, 3072, 4096];
+    }
     for &b in &args.bits {
         if !(64..=16384).contains(&b) || b % 8 != 0 {
             return Err(CliError(format!(
@@ -212,9 +250,6 @@ pub fn run_bench(args: Args) -> Result<(), CliError> {
                 "--ops: unknown operation '{op}' (mul, sqr, exp)"
             )));
         }
-    }
-    if args.rounds == 0 {
-        return Err(CliError("--rounds must be at least 1".into()));
     }
     let ks = kernels(&args.algo)?;
     let ops: Vec<&'static str> = ["mul", "sqr", "exp"]
@@ -243,34 +278,30 @@ pub fn run_bench(args: Args) -> Result<(), CliError> {
             bar.set_message(format!("{bits} bits: {op}"));
             let mut timed: Vec<&mut Box<dyn Contender>> =
                 cs.iter_mut().filter(|c| c.times(op)).collect();
-            let iters: Vec<u64> = timed
+            let names: Vec<String> = timed.iter().map(|c| c.name()).collect();
+            let mut runners: Vec<Box<dyn FnMut(u64) + '_>> = timed
                 .iter_mut()
-                .map(|c| calibrate(c.as_mut(), op, target))
+                .map(|c| {
+                    Box::new(move |iters: u64| run(c.as_mut(), op, iters)) as Box<dyn FnMut(u64)>
+                })
                 .collect();
-            let mut samples = vec![Vec::with_capacity(args.rounds); timed.len()];
-            for _ in 0..args.rounds {
-                for (i, c) in timed.iter_mut().enumerate() {
-                    let t = Instant::now();
-                    run(c.as_mut(), op, iters[i]);
-                    samples[i].push(t.elapsed().as_nanos() as f64 / iters[i] as f64);
-                }
-            }
-            for (c, s) in timed.iter().zip(samples) {
-                rows.push(Row {
-                    op,
-                    bits,
-                    name: c.name(),
-                    ns: median(s),
-                });
+            let medians = measure(&mut runners, args.rounds, target);
+            for (name, ns) in names.into_iter().zip(medians) {
+                rows.push(Row { op, bits, name, ns });
             }
             bar.inc(1);
         }
     }
     bar.finish_and_clear();
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+    print_rows(&rows, args.json)
+}
+
+/// Prints the rows as a table with ratios, or as JSON.
+pub(crate) fn print_rows(rows: &[Row], json: bool) -> Result<(), CliError> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(rows)?);
     } else {
-        print_table(&rows);
+        print_table(rows);
     }
     Ok(())
 }

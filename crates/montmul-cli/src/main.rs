@@ -6,6 +6,7 @@
 mod algos;
 mod arith;
 mod bench;
+mod bench_threads;
 mod sim;
 
 use std::process::ExitCode;

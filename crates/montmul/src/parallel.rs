@@ -137,10 +137,13 @@ pub fn threads_used(s: usize, threads: usize) -> usize {
     chunk_bounds(s, threads).len()
 }
 
-/// `out = a * b * 2^(-64 s) mod n` (s = `n.len()`) by method-II over `threads` threads,
-/// for odd `n` with `n0 = -n^-1 mod 2^64` and `a, b` below `bound`, which is n or 2n as
-/// for [`Reduction`]. With `lazy` false the output is in `[0, n)`; with `lazy` true
-/// (R > 4n required) in `[0, 2n)`.
+/// `out = a * b * 2^(-64 s) mod n` (s = `n.len()`) by method-II over the threads of
+/// `pool` (all of them, or s / 2 if fewer; without a pool, on the calling thread alone),
+/// for odd `n` with `n0 = -n^-1 mod 2^64`. With `lazy` false, `a` and `b` must be below
+/// n and so is the output; with `lazy` true (R > 4n required) all are below 2n.
+///
+/// The pool should be dedicated to this call: its threads wait for each other once per
+/// iteration, so they must all be free to run at once.
 ///
 /// Works on raw limbs, so it is not limited to [`crate::MAX_BITS`]: the seed's
 /// question is about large sizes. Every slice has `s` limbs.
@@ -150,9 +153,10 @@ pub fn mont_mul_split(
     a: &[u64],
     b: &[u64],
     out: &mut [u64],
-    threads: usize,
+    pool: Option<&rayon::ThreadPool>,
     lazy: bool,
 ) {
+    let threads = pool.map_or(1, |p| p.current_num_threads());
     let s = n.len();
     assert!(
         a.len() == s && b.len() == s && out.len() == s,
@@ -170,10 +174,9 @@ pub fn mont_mul_split(
             n: &n[lo..hi],
         })
         .collect();
-    if p == 1 || s < 2 {
-        single(&mut chunks[0], b, n0, a[0], s);
-    } else {
-        threaded(&mut chunks, b, n0, a[0]);
+    match pool {
+        Some(pool) if p > 1 => threaded(pool, &mut chunks, b, n0, a[0]),
+        _ => single(&mut chunks[0], b, n0, a[0], s),
     }
     gather(&chunks, &bounds, n, out, lazy);
 }
@@ -192,7 +195,7 @@ fn single(chunk: &mut Chunk<'_>, b: &[u64], n0: u64, a0: u64, s: usize) {
     }
 }
 
-fn threaded(chunks: &mut [Chunk<'_>], b: &[u64], n0: u64, a0: u64) {
+fn threaded(pool: &rayon::ThreadPool, chunks: &mut [Chunk<'_>], b: &[u64], n0: u64, a0: u64) {
     let p = chunks.len();
     let s = b.len();
     // Double-buffered mailboxes: iteration i writes slot i % 2 and reads slot (i+1) % 2,
@@ -223,11 +226,13 @@ fn threaded(chunks: &mut [Chunk<'_>], b: &[u64], n0: u64, a0: u64) {
             barrier.wait();
         }
     };
-    std::thread::scope(|scope| {
+    // Chunk 0 runs on the pool thread that enters the scope, the others on the rest of
+    // the pool: p tasks on p threads, all running at once.
+    pool.scope(|scope| {
         let (first, rest) = chunks.split_at_mut(1);
         let run = &run;
         for (k, chunk) in rest.iter_mut().enumerate() {
-            scope.spawn(move || run(k + 1, chunk));
+            scope.spawn(move |_| run(k + 1, chunk));
         }
         run(0, &mut first[0]);
     });
@@ -276,17 +281,16 @@ fn add_at(acc: &mut [u64], at: usize, words: &[u64]) {
 }
 
 /// [`mont_mul_split`] on a [`Modulus`]: the Montgomery product of two residues' limbs
-/// (below [`Modulus::bound`]) with `threads` threads.
-pub fn mont_mul_threads(m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64], threads: usize) {
-    mont_mul_split(
-        m.n(),
-        m.n0(),
-        a,
-        b,
-        out,
-        threads,
-        m.reduction() == Reduction::Lazy,
-    );
+/// (below [`Modulus::bound`]) on the threads of `pool`.
+pub fn mont_mul_threads(
+    m: &Modulus<u64>,
+    a: &[u64],
+    b: &[u64],
+    out: &mut [u64],
+    pool: Option<&rayon::ThreadPool>,
+) {
+    let lazy = m.reduction() == Reduction::Lazy;
+    mont_mul_split(m.n(), m.n0(), a, b, out, pool, lazy);
 }
 
 /// `a[i] * b[i]` for every i, spread over rayon's thread pool.

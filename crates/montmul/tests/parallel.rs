@@ -5,7 +5,15 @@ use montmul::{kernel, Limb, Modulus, Reduction, Residue};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
 
-fn check(n: &BigUint, a: &BigUint, b: &BigUint, threads: usize, lazy: bool) {
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+fn check(n: &BigUint, a: &BigUint, b: &BigUint, pool: Option<&rayon::ThreadPool>, lazy: bool) {
+    let threads = pool.map_or(1, |p| p.current_num_threads());
     // R = 2^(64 s) > 4n for lazy reduction, as `Reduction::Lazy` chooses it.
     let s = (n.bits() as u32 + if lazy { 2 } else { 0 }).div_ceil(64) as usize;
     let nl = kit::to_limbs::<u64>(n, s);
@@ -17,7 +25,7 @@ fn check(n: &BigUint, a: &BigUint, b: &BigUint, threads: usize, lazy: bool) {
         &kit::to_limbs(a, s),
         &kit::to_limbs(b, s),
         &mut out,
-        threads,
+        pool,
         lazy,
     );
     let got = kit::from_limbs(&out);
@@ -35,20 +43,21 @@ fn check(n: &BigUint, a: &BigUint, b: &BigUint, threads: usize, lazy: bool) {
 #[test]
 fn method_two_matches_the_oracle_for_every_thread_count() {
     let mut rng = TestRng::new(99);
+    let pools: Vec<rayon::ThreadPool> = [1, 2, 3, 5].into_iter().map(pool).collect();
     for bits in [2u32, 63, 64, 65, 127, 200, 1024, 3000] {
         for n in [kit::random_modulus(&mut rng, bits)]
             .into_iter()
             .chain(kit::edge_moduli(bits, 64))
         {
-            for threads in [1, 2, 3, 5] {
+            for p in [None].into_iter().chain(pools.iter().map(Some)) {
                 for lazy in [false, true] {
                     let top = if lazy { &n << 1u32 } else { n.clone() };
                     let a = kit::random_below(&mut rng, &top);
                     let b = kit::random_below(&mut rng, &top);
-                    check(&n, &a, &b, threads, lazy);
+                    check(&n, &a, &b, p, lazy);
                     let edge = &top - 1u32;
-                    check(&n, &edge, &edge, threads, lazy);
-                    check(&n, &BigUint::from(0u32), &edge, threads, lazy);
+                    check(&n, &edge, &edge, p, lazy);
+                    check(&n, &BigUint::from(0u32), &edge, p, lazy);
                 }
             }
         }
@@ -62,7 +71,7 @@ fn beyond_the_modulus_limit() {
     let n = kit::random_modulus(&mut rng, 65536);
     let a = kit::random_below(&mut rng, &n);
     let b = kit::random_below(&mut rng, &n);
-    check(&n, &a, &b, 2, false);
+    check(&n, &a, &b, Some(&pool(2)), false);
     assert_eq!(threads_used(1024, 2), 2);
     assert_eq!(threads_used(3, 8), 1);
 }
