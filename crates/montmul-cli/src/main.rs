@@ -5,6 +5,7 @@
 
 mod algos;
 mod arith;
+mod gen;
 
 use std::process::ExitCode;
 
@@ -26,6 +27,8 @@ enum Command {
     Mul(arith::MulArgs),
     /// Print B^E mod N, computed with one Montgomery algorithm.
     Exp(arith::ExpArgs),
+    /// Emit a fully unrolled, branch-free Montgomery kernel for one modulus size (Rust or C).
+    Gen(gen::Args),
 }
 
 /// A failure to report: one line on stderr, exit status 2.
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Command::Algos(args) => algos::run(args),
         Command::Mul(args) => arith::mul(args),
         Command::Exp(args) => arith::exp(args),
+        Command::Gen(args) => gen::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,104 @@
+//! C syntax (C99): functions over `uint64_t`/`uint32_t` arrays, `unsigned __int128` (or
+//! `uint64_t`) double-width products.
+
+use super::Dialect;
+use crate::{Function, Spec, Word};
+
+/// Prints C for one word size.
+pub(super) struct C {
+    word: &'static str,
+    wide: &'static str,
+    w: u32,
+}
+
+impl C {
+    pub(super) fn new(word: Word) -> Self {
+        match word {
+            Word::W32 => C {
+                word: "uint32_t",
+                wide: "uint64_t",
+                w: 32,
+            },
+            Word::W64 => C {
+                word: "uint64_t",
+                wide: "unsigned __int128",
+                w: 64,
+            },
+        }
+    }
+
+    fn prototype(&self, spec: &Spec, function: Function) -> String {
+        let name = spec.function_name(function);
+        let (word, b) = (
+            self.word,
+            match function {
+                Function::Mul => format!("const {} *b, ", self.word),
+                Function::Sqr => String::new(),
+            },
+        );
+        format!("void {name}({word} *r, const {word} *a, {b}const {word} *n, {word} n0)")
+    }
+}
+
+impl Dialect for C {
+    fn preamble(&self, spec: &Spec) -> String {
+        let mut text = String::from("\n#include <stdint.h>\n\n");
+        for function in Function::ALL {
+            text.push_str(&self.prototype(spec, function));
+            text.push_str(";\n");
+        }
+        text
+    }
+
+    fn doc_prefix(&self) -> &'static str {
+        "//"
+    }
+
+    fn signature(&self, spec: &Spec, function: Function) -> String {
+        format!("{} {{", self.prototype(spec, function))
+    }
+
+    fn body_start(&self) -> Vec<String> {
+        vec![format!("{} uv;", self.wide)]
+    }
+
+    fn set_wide_sum(&self, product: Option<(&str, &str)>, addends: &[String]) -> String {
+        // One cast makes the whole sum double-width.
+        let mut terms: Vec<String> = product
+            .map(|(x, y)| format!("{x} * {y}"))
+            .into_iter()
+            .collect();
+        terms.extend(addends.iter().cloned());
+        format!("uv = ({}){};", self.wide, terms.join(" + "))
+    }
+
+    fn set_wide_difference(&self, x: &str, subtrahends: &[String]) -> String {
+        let mut text = format!("uv = ({}){x}", self.wide);
+        for s in subtrahends {
+            text.push_str(" - ");
+            text.push_str(s);
+        }
+        text.push(';');
+        text
+    }
+
+    fn define(&self, name: &str, expr: &str) -> String {
+        format!("{} {name} = {expr};", self.word)
+    }
+
+    fn low_word(&self) -> String {
+        format!("({})uv", self.word)
+    }
+
+    fn high_word(&self) -> String {
+        format!("({})(uv >> {})", self.word, self.w)
+    }
+
+    fn mul_low(&self, x: &str, y: &str) -> String {
+        format!("{x} * {y}")
+    }
+
+    fn negate(&self, x: &str) -> String {
+        format!("({})0 - {x}", self.word)
+    }
+}
