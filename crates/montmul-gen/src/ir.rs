@@ -29,10 +29,16 @@ impl Arg {
     }
 }
 
-/// A local variable of the emitted function, assigned exactly once (an index into
-/// [`Program::name`]).
+/// A value computed by the kernel, assigned exactly once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Local(usize);
+
+impl Local {
+    /// Its position among the program's locals, in order of creation.
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
 
 /// A word-sized value that an operation reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -161,13 +167,14 @@ impl Op {
 
 /// A straight-line function body under construction, then finished.
 ///
-/// Every builder method takes the base name of its outputs (`"t3"`, `"c"`); the local
-/// gets that name and a version number (`t3_7`), so each assignment is a new variable.
+/// Every builder method takes the base name of its outputs (`"t3"`, `"c"`): the name of
+/// the variable of the pseudocode the value belongs to. Each call creates new locals;
+/// [`crate::variables`] later gives them the base name back, reusing one variable for
+/// successive values wherever their lifetimes allow.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
     ops: Vec<Op>,
-    names: Vec<String>,
-    versions: std::collections::HashMap<String, usize>,
+    bases: Vec<String>,
 }
 
 impl Program {
@@ -181,17 +188,19 @@ impl Program {
         &self.ops
     }
 
-    /// The name of a local in the emitted code.
-    pub fn name(&self, local: Local) -> &str {
-        &self.names[local.0]
+    /// Number of locals ever created (dead ones included).
+    pub fn locals(&self) -> usize {
+        self.bases.len()
+    }
+
+    /// The base name a local was created with.
+    pub fn base(&self, local: Local) -> &str {
+        &self.bases[local.0]
     }
 
     fn fresh(&mut self, base: &str) -> Local {
-        let version = self.versions.entry(base.to_string()).or_insert(0);
-        let name = format!("{base}_{version}");
-        *version += 1;
-        self.names.push(name);
-        Local(self.names.len() - 1)
+        self.bases.push(base.to_string());
+        Local(self.bases.len() - 1)
     }
 
     /// A comment line before the next operations.
@@ -291,7 +300,7 @@ impl Program {
     /// the others as `None` (the low word of `t[0] + m * n[0]`, which is 0 by the choice
     /// of m; carries out of the last step). A Note before a removed run stays.
     pub fn drop_dead_code(&mut self) {
-        let mut live = vec![false; self.names.len()];
+        let mut live = vec![false; self.bases.len()];
         let mut kept = Vec::with_capacity(self.ops.len());
         for mut op in self.ops.drain(..).rev() {
             let keep_output = |o: &mut Option<Local>| {
@@ -365,7 +374,7 @@ mod tests {
                 ..
             } => {
                 assert!(addends.is_empty());
-                assert_eq!(p.name(*h), "c_0");
+                assert_eq!(p.base(*h), "c");
             }
             other => panic!("unexpected {other:?}"),
         }

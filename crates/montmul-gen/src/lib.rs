@@ -41,16 +41,18 @@
 //! [`ir::Program`] that mirror the pseudocode lines of seed 004's appendix
 //! (`(C,S) := t[j] + a[j]*b[i] + C` is [`ir::Program::mul_add`]). Running it produces
 //! an intermediate list of word operations ([`ir::Op`]) in single-assignment form: each
-//! assignment is a fresh local (`t3_7`, `c_12`), constants are folded (the zero
-//! accumulator of the first row costs nothing) and dead results are removed. The
-//! emitters in `emit` print that one list as C or Rust; they differ only in syntax
-//! (types, casts, declarations), so a kernel in C and the same kernel in Rust perform
-//! the same operations in the same order.
+//! step makes new values, constants are folded (the zero accumulator of the first row
+//! costs nothing) and dead results are removed. [`variables`] then stores the values in
+//! the pseudocode's variables (`t3`, `c`), reused wherever lifetimes allow. The emitters
+//! in `emit` print that one list as C or Rust; they differ only in syntax (types, casts,
+//! declarations), so a kernel in C and the same kernel in Rust perform the same
+//! operations in the same order.
 //!
 //! # Layout
 //!
 //! [`spec`] (what to generate), [`ir`] (the operation list), [`algo`] (CIOS, FIOS, SOS
-//! and the shared final reduction), `emit` (the two printers), [`atomic`] (writing an
+//! and the shared final reduction), [`variables`] (naming the values), `emit` (the two
+//! printers), [`atomic`] (writing an
 //! output file whole or not at all), [`kernels`] (generated Rust kernels for common
 //! sizes, committed and checked against the generator).
 
@@ -61,6 +63,7 @@ mod error;
 pub mod ir;
 pub mod kernels;
 pub mod spec;
+pub mod variables;
 
 pub use atomic::write_atomically;
 pub use error::GenError;

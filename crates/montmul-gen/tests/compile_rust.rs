@@ -2,6 +2,8 @@
 //! random and edge-case inputs, checked against the num-bigint oracle. Each test builds
 //! one program whose modules are the generated files, so sizes can repeat.
 
+#[path = "support/batch.rs"]
+mod batch;
 #[path = "support/build.rs"]
 mod build;
 #[path = "support/cases.rs"]
@@ -96,9 +98,9 @@ fn check(test: &str, specs: &[Spec]) {
             .arg(&program)
             .arg(dir.join("main.rs")),
     );
-    let (input, cases) = cases::batch_input(specs);
+    let (input, cases) = batch::batch_input(specs);
     let output = build::run(&program, &input);
-    cases::check_batch(specs, &cases, &FUNCTIONS, &output);
+    batch::check_batch(specs, &cases, &FUNCTIONS, &output);
 }
 
 fn spec(bits: u32, algo: Algo, word: Word, lazy: bool) -> Spec {

@@ -1,7 +1,7 @@
 //! C syntax (C99): functions over `uint64_t`/`uint32_t` arrays, `unsigned __int128` (or
 //! `uint64_t`) double-width products.
 
-use super::Dialect;
+use super::{Assign, Dialect};
 use crate::{Function, Spec, Word};
 
 /// Prints C for one word size.
@@ -58,32 +58,31 @@ impl Dialect for C {
         format!("{} {{", self.prototype(spec, function))
     }
 
-    fn body_start(&self) -> Vec<String> {
-        vec![format!("{} uv;", self.wide)]
-    }
-
-    fn set_wide_sum(&self, product: Option<(&str, &str)>, addends: &[String]) -> String {
+    fn wide_sum(&self, product: Option<(&str, &str)>, addends: &[String]) -> String {
         // One cast makes the whole sum double-width.
         let mut terms: Vec<String> = product
             .map(|(x, y)| format!("{x} * {y}"))
             .into_iter()
             .collect();
         terms.extend(addends.iter().cloned());
-        format!("uv = ({}){};", self.wide, terms.join(" + "))
+        format!("({}){}", self.wide, terms.join(" + "))
     }
 
-    fn set_wide_difference(&self, x: &str, subtrahends: &[String]) -> String {
-        let mut text = format!("uv = ({}){x}", self.wide);
+    fn wide_difference(&self, x: &str, subtrahends: &[String]) -> String {
+        let mut text = format!("({}){x}", self.wide);
         for s in subtrahends {
             text.push_str(" - ");
             text.push_str(s);
         }
-        text.push(';');
         text
     }
 
-    fn define(&self, name: &str, expr: &str) -> String {
-        format!("{} {name} = {expr};", self.word)
+    fn assign(&self, name: &str, expr: &str, how: Assign, wide: bool) -> String {
+        let ty = if wide { self.wide } else { self.word };
+        match how {
+            Assign::Declare | Assign::DeclareMut => format!("{ty} {name} = {expr};"),
+            Assign::Reassign => format!("{name} = {expr};"),
+        }
     }
 
     fn low_word(&self) -> String {

@@ -6,8 +6,20 @@ mod c;
 mod rust;
 
 use crate::algo;
-use crate::ir::{Op, Program, Val};
+use crate::ir::{Local, Op, Program, Val};
+use crate::variables::Variables;
 use crate::{Function, Lang, Spec};
+
+/// How a statement assigns its variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Assign {
+    /// First assignment; the variable is never assigned again.
+    Declare,
+    /// First assignment of a variable assigned again later.
+    DeclareMut,
+    /// A later assignment.
+    Reassign,
+}
 
 /// The few things that differ between the languages; everything else is printed here.
 trait Dialect {
@@ -17,15 +29,14 @@ trait Dialect {
     fn doc_prefix(&self) -> &'static str;
     /// The function's first line, through the opening brace.
     fn signature(&self, spec: &Spec, function: Function) -> String;
-    /// Declarations the body needs before its first statement, each line complete.
-    fn body_start(&self) -> Vec<String>;
-    /// The statement setting the double-width temporary `uv` to `x * y + addends`
-    /// (`product` absent: the sum of the addends alone).
-    fn set_wide_sum(&self, product: Option<(&str, &str)>, addends: &[String]) -> String;
-    /// The statement setting `uv` to `x - subtrahends`, wrapping modulo 2^(2w).
-    fn set_wide_difference(&self, x: &str, subtrahends: &[String]) -> String;
-    /// The statement defining the word local `name` as `expr`.
-    fn define(&self, name: &str, expr: &str) -> String;
+    /// The double-width expression `x * y + addends` (`product` absent: the sum of the
+    /// addends alone).
+    fn wide_sum(&self, product: Option<(&str, &str)>, addends: &[String]) -> String;
+    /// The double-width expression `x - subtrahends`, wrapping modulo 2^(2w).
+    fn wide_difference(&self, x: &str, subtrahends: &[String]) -> String;
+    /// The statement assigning `expr` to the variable `name`, of the word type or (when
+    /// `wide`) the double-width type.
+    fn assign(&self, name: &str, expr: &str, how: Assign, wide: bool) -> String;
     /// The expression for the low word of `uv`.
     fn low_word(&self) -> String;
     /// The expression for the high word of `uv`.
@@ -51,11 +62,7 @@ pub fn emit(spec: &Spec) -> String {
         out.push_str(&format!("{doc} {}\n", summary(spec, function)));
         out.push_str(&dialect.signature(spec, function));
         out.push('\n');
-        for line in dialect
-            .body_start()
-            .into_iter()
-            .chain(body(&*dialect, &program))
-        {
+        for line in body(&*dialect, &program) {
             out.push_str("    ");
             out.push_str(&line);
             out.push('\n');
@@ -131,35 +138,51 @@ fn header(spec: &Spec) -> String {
     )
 }
 
-/// How a value is spelled in either language.
-fn value(program: &Program, v: Val) -> String {
-    match v {
+/// One line per operation.
+fn body(dialect: &dyn Dialect, program: &Program) -> Vec<String> {
+    let vars = Variables::allocate(program);
+    let value = |v: Val| match v {
         Val::Zero => "0".to_string(),
         Val::Limb(arg, i) => format!("{}[{i}]", arg.name()),
         Val::N0 => "n0".to_string(),
-        Val::Local(l) => program.name(l).to_string(),
-    }
-}
-
-/// One line per operation.
-fn body(dialect: &dyn Dialect, program: &Program) -> Vec<String> {
-    let v = |x: Val| value(program, x);
-    let halves = |lo: &Option<_>, hi: &Option<_>| -> String {
-        let mut text = String::new();
-        if let Some(lo) = lo {
-            text.push(' ');
-            text.push_str(&dialect.define(program.name(*lo), &dialect.low_word()));
-        }
-        if let Some(hi) = hi {
-            text.push(' ');
-            text.push_str(&dialect.define(program.name(*hi), &dialect.high_word()));
-        }
-        text
+        Val::Local(l) => vars.name(l).to_string(),
     };
-    program
+    let define = |local: Local, expr: &str| {
+        let how = match (vars.declares(local), vars.reassigned(local)) {
+            (true, false) => Assign::Declare,
+            (true, true) => Assign::DeclareMut,
+            (false, _) => Assign::Reassign,
+        };
+        dialect.assign(vars.name(local), expr, how, false)
+    };
+    // `uv`, the double-width temporary, is one more variable: declared by the first
+    // statement that sets it.
+    let wide_ops = program
         .ops()
         .iter()
-        .map(|op| match op {
+        .filter(|op| matches!(op, Op::MulAdd { .. } | Op::Add { .. } | Op::Sub { .. }))
+        .count();
+    let mut wide_seen = 0;
+    let mut set_uv = |expr: String| {
+        let how = match (wide_seen, wide_ops) {
+            (0, 1) => Assign::Declare,
+            (0, _) => Assign::DeclareMut,
+            _ => Assign::Reassign,
+        };
+        wide_seen += 1;
+        dialect.assign("uv", &expr, how, true)
+    };
+    let halves = |line: &mut String, lo: &Option<Local>, hi: &Option<Local>, hi_expr: String| {
+        for (local, expr) in [(lo, dialect.low_word()), (hi, hi_expr)] {
+            if let Some(l) = local {
+                line.push(' ');
+                line.push_str(&define(*l, &expr));
+            }
+        }
+    };
+    let mut lines = Vec::with_capacity(program.ops().len());
+    for op in program.ops() {
+        let line = match op {
             Op::Note(text) => format!("// {text}"),
             Op::MulAdd {
                 lo,
@@ -168,16 +191,18 @@ fn body(dialect: &dyn Dialect, program: &Program) -> Vec<String> {
                 y,
                 addends,
             } => {
-                let addends: Vec<String> = addends.iter().map(|&a| v(a)).collect();
-                dialect.set_wide_sum(Some((&v(*x), &v(*y))), &addends) + &halves(lo, hi)
+                let addends: Vec<String> = addends.iter().map(|&a| value(a)).collect();
+                let mut line = set_uv(dialect.wide_sum(Some((&value(*x), &value(*y))), &addends));
+                halves(&mut line, lo, hi, dialect.high_word());
+                line
             }
             Op::Add { lo, hi, addends } => {
-                let addends: Vec<String> = addends.iter().map(|&a| v(a)).collect();
-                dialect.set_wide_sum(None, &addends) + &halves(lo, hi)
+                let addends: Vec<String> = addends.iter().map(|&a| value(a)).collect();
+                let mut line = set_uv(dialect.wide_sum(None, &addends));
+                halves(&mut line, lo, hi, dialect.high_word());
+                line
             }
-            Op::MulLow { dst, x, y } => {
-                dialect.define(program.name(*dst), &dialect.mul_low(&v(*x), &v(*y)))
-            }
+            Op::MulLow { dst, x, y } => define(*dst, &dialect.mul_low(&value(*x), &value(*y))),
             Op::Sub {
                 diff,
                 borrow,
@@ -188,27 +213,26 @@ fn body(dialect: &dyn Dialect, program: &Program) -> Vec<String> {
                 let subtrahends: Vec<String> = [*y, *borrow_in]
                     .into_iter()
                     .filter(|&s| s != Val::Zero)
-                    .map(v)
+                    .map(value)
                     .collect();
-                let mut line = dialect.set_wide_difference(&v(*x), &subtrahends);
-                if let Some(d) = diff {
-                    line.push(' ');
-                    line.push_str(&dialect.define(program.name(*d), &dialect.low_word()));
-                }
-                if let Some(b) = borrow {
-                    // The high word is all ones after a wrap, zero otherwise.
-                    let bit = format!("{} & 1", dialect.high_word());
-                    line.push(' ');
-                    line.push_str(&dialect.define(program.name(*b), &bit));
-                }
+                let mut line = set_uv(dialect.wide_difference(&value(*x), &subtrahends));
+                // The high word is all ones after a wrap, zero otherwise.
+                halves(
+                    &mut line,
+                    diff,
+                    borrow,
+                    format!("{} & 1", dialect.high_word()),
+                );
                 line
             }
-            Op::Mask { dst, bit } => dialect.define(program.name(*dst), &dialect.negate(&v(*bit))),
+            Op::Mask { dst, bit } => define(*dst, &dialect.negate(&value(*bit))),
             Op::Select { dst, mask, x, y } => {
-                let (m, x, y) = (v(*mask), v(*x), v(*y));
-                dialect.define(program.name(*dst), &format!("{y} ^ ({m} & ({x} ^ {y}))"))
+                let (m, x, y) = (value(*mask), value(*x), value(*y));
+                define(*dst, &format!("{y} ^ ({m} & ({x} ^ {y}))"))
             }
-            Op::Store { index, src } => format!("r[{index}] = {};", v(*src)),
-        })
-        .collect()
+            Op::Store { index, src } => format!("r[{index}] = {};", value(*src)),
+        };
+        lines.push(line);
+    }
+    lines
 }

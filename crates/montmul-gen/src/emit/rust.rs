@@ -1,6 +1,6 @@
 //! Rust syntax: `pub fn` over fixed-size arrays, `u128` (or `u64`) double-width products.
 
-use super::Dialect;
+use super::{Assign, Dialect};
 use crate::{Function, Spec, Word};
 
 /// Prints Rust for one word size.
@@ -53,35 +53,33 @@ impl Dialect for Rust {
         )
     }
 
-    fn body_start(&self) -> Vec<String> {
-        Vec::new()
-    }
-
-    fn set_wide_sum(&self, product: Option<(&str, &str)>, addends: &[String]) -> String {
+    fn wide_sum(&self, product: Option<(&str, &str)>, addends: &[String]) -> String {
         let terms: Vec<String> = product
             .map(|(x, y)| format!("{} * {}", self.widen(x), self.widen(y)))
             .into_iter()
             .chain(addends.iter().map(|a| self.widen(a)))
             .collect();
-        format!("let uv = {};", terms.join(" + "))
+        terms.join(" + ")
     }
 
-    fn set_wide_difference(&self, x: &str, subtrahends: &[String]) -> String {
-        if subtrahends.is_empty() {
-            return format!("let uv = {};", self.widen(x));
-        }
+    fn wide_difference(&self, x: &str, subtrahends: &[String]) -> String {
         let sum = match subtrahends {
+            [] => return self.widen(x),
             [only] => format!("{only} as {}", self.wide),
             _ => {
                 let terms: Vec<String> = subtrahends.iter().map(|s| self.widen(s)).collect();
                 terms.join(" + ")
             }
         };
-        format!("let uv = {}.wrapping_sub({sum});", self.widen(x))
+        format!("{}.wrapping_sub({sum})", self.widen(x))
     }
 
-    fn define(&self, name: &str, expr: &str) -> String {
-        format!("let {name} = {expr};")
+    fn assign(&self, name: &str, expr: &str, how: Assign, _wide: bool) -> String {
+        match how {
+            Assign::Declare => format!("let {name} = {expr};"),
+            Assign::DeclareMut => format!("let mut {name} = {expr};"),
+            Assign::Reassign => format!("{name} = {expr};"),
+        }
     }
 
     fn low_word(&self) -> String {

@@ -102,7 +102,7 @@ pub fn cases(spec: &Spec) -> Vec<Case> {
 }
 
 /// n0' = -n^-1 mod 2^w, by montmul's Newton iteration.
-fn n0(spec: &Spec, n: &BigUint) -> u64 {
+pub fn n0(spec: &Spec, n: &BigUint) -> u64 {
     let low = n.iter_u64_digits().next().unwrap_or(0);
     match spec.word() {
         Word::W32 => u32::inv_mod_word(low as u32).wrapping_neg() as u64,
@@ -110,7 +110,8 @@ fn n0(spec: &Spec, n: &BigUint) -> u64 {
     }
 }
 
-fn limbs(spec: &Spec, x: &BigUint) -> Vec<u64> {
+/// The limbs of `x` for the kernel of `spec` (u32 limbs widened to u64).
+pub fn limbs(spec: &Spec, x: &BigUint) -> Vec<u64> {
     match spec.word() {
         Word::W32 => kit::to_limbs::<u32>(x, spec.limbs())
             .into_iter()
@@ -118,16 +119,6 @@ fn limbs(spec: &Spec, x: &BigUint) -> Vec<u64> {
             .collect(),
         Word::W64 => kit::to_limbs::<u64>(x, spec.limbs()),
     }
-}
-
-/// The words a driver reads for one case, in hex: n0, then n, a and b, low limb first.
-pub fn input_words(spec: &Spec, case: &Case) -> String {
-    let mut words = vec![n0(spec, &case.n)];
-    for x in [&case.n, &case.a, &case.b] {
-        words.extend(limbs(spec, x));
-    }
-    let text: Vec<String> = words.iter().map(|w| format!("{w:x}")).collect();
-    text.join(" ")
 }
 
 /// What `function` must return for `case`.
@@ -146,61 +137,5 @@ pub fn expected(spec: &Spec, case: &Case, function: Function) -> BigUint {
         x
     } else {
         x + &case.n
-    }
-}
-
-/// Checks one output line of a driver: `results` holds one group of limbs (hex, low
-/// first) per entry of `functions`. Panics with the inputs on the first mismatch.
-pub fn check_line(spec: &Spec, case: &Case, functions: &[Function], line: &str) {
-    let words: Vec<u64> = line
-        .split_whitespace()
-        .map(|w| {
-            u64::from_str_radix(w, 16).unwrap_or_else(|e| panic!("bad output word {w:?}: {e}"))
-        })
-        .collect();
-    let s = spec.limbs();
-    assert_eq!(
-        words.len(),
-        s * functions.len(),
-        "{}: output line {line:?}",
-        spec.command()
-    );
-    for (group, &function) in words.chunks(s).zip(functions) {
-        let got = group.iter().rev().fold(BigUint::from(0u32), |acc, &w| {
-            (acc << spec.word().bits()) + w
-        });
-        let want = expected(spec, case, function);
-        assert_eq!(
-            got,
-            want,
-            "{}: {function:?} n = {:x}, a = {:x}, b = {:x}",
-            spec.command(),
-            case.n,
-            case.a,
-            case.b
-        );
-    }
-}
-
-/// The cases of several kernels as one driver input: each line is the kernel's index
-/// in `specs`, then [`input_words`]. Returns the text and the cases in line order.
-pub fn batch_input(specs: &[Spec]) -> (String, Vec<(usize, Case)>) {
-    let mut text = String::new();
-    let mut all = Vec::new();
-    for (k, spec) in specs.iter().enumerate() {
-        for case in cases(spec) {
-            text.push_str(&format!("{k} {}\n", input_words(spec, &case)));
-            all.push((k, case));
-        }
-    }
-    (text, all)
-}
-
-/// Checks a driver's whole output against the cases of [`batch_input`].
-pub fn check_batch(specs: &[Spec], cases: &[(usize, Case)], functions: &[Function], output: &str) {
-    let lines: Vec<&str> = output.lines().collect();
-    assert_eq!(lines.len(), cases.len(), "one output line per case");
-    for ((k, case), line) in cases.iter().zip(lines) {
-        check_line(&specs[*k], case, functions, line);
     }
 }
