@@ -51,7 +51,8 @@
 //! # Layout
 //!
 //! [`spec`] (what to generate), [`ir`] (the operation list), [`algo`] (CIOS, FIOS, SOS
-//! and the shared final reduction), [`variables`] (naming the values), `emit` (the two
+//! and the shared final reduction), [`eval`] (running the list directly, the reference
+//! for tests at every size), [`variables`] (naming the values), `emit` (the two
 //! printers), [`atomic`] (writing an
 //! output file whole or not at all), [`kernels`] (generated Rust kernels for common
 //! sizes, committed and checked against the generator).
@@ -60,6 +61,7 @@ pub mod algo;
 pub mod atomic;
 mod emit;
 mod error;
+pub mod eval;
 pub mod ir;
 pub mod kernels;
 pub mod spec;
