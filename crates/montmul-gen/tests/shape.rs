@@ -5,9 +5,22 @@
 //! a constant; the result is stored only after the last read of a and b (so C's r may
 //! alias them); and C and Rust print the same statements, one per operation.
 
+use std::sync::OnceLock;
+
 use montmul_gen::{generate, Algo, Function, Lang, Spec, Word};
 
 const SIZES: [u32; 5] = [64, 100, 256, 521, 4096];
+
+/// Every spec with its source, generated once for all the tests of this file.
+fn every_source() -> &'static [(Spec, String)] {
+    static SOURCES: OnceLock<Vec<(Spec, String)>> = OnceLock::new();
+    SOURCES.get_or_init(|| {
+        every_spec()
+            .into_iter()
+            .map(|s| (s, generate(&s)))
+            .collect()
+    })
+}
 
 fn every_spec() -> Vec<Spec> {
     let mut out = Vec::new();
@@ -46,8 +59,7 @@ fn bodies(source: &str) -> Vec<Vec<&str>> {
 
 #[test]
 fn header_names_the_command_and_version() {
-    for spec in every_spec() {
-        let source = generate(&spec);
+    for (spec, source) in every_source() {
         let head: String = source.lines().take(12).collect::<Vec<_>>().join("\n");
         assert!(
             head.contains(&format!("//     {}\n", spec.command())),
@@ -69,9 +81,8 @@ fn bodies_are_straight_line_with_constant_indices() {
         "if", "else", "for", "while", "loop", "match", "switch", "goto", "return", "break",
         "continue",
     ];
-    for spec in every_spec() {
-        let source = generate(&spec);
-        let bodies = bodies(&source);
+    for (spec, source) in every_source() {
+        let bodies = bodies(source);
         assert_eq!(bodies.len(), 2, "{}", spec.command());
         for line in bodies.iter().flatten() {
             for word in line.split(|c: char| !c.is_ascii_alphanumeric() && c != '_') {
@@ -102,8 +113,8 @@ fn bodies_are_straight_line_with_constant_indices() {
 
 #[test]
 fn result_is_stored_after_the_last_read_of_the_inputs() {
-    for spec in every_spec() {
-        for body in bodies(&generate(&spec)) {
+    for (spec, source) in every_source() {
+        for body in bodies(source) {
             let first_store = body
                 .iter()
                 .position(|l| l.starts_with("r["))
@@ -126,11 +137,17 @@ fn result_is_stored_after_the_last_read_of_the_inputs() {
 
 #[test]
 fn c_and_rust_print_the_same_operations() {
-    for spec in every_spec().into_iter().filter(|s| s.lang() == Lang::Rust) {
-        let c =
-            Spec::new(spec.bits(), Lang::C, spec.algo(), spec.word(), spec.lazy()).expect("valid");
-        let (rust_source, c_source) = (generate(&spec), generate(&c));
-        let (rust, c) = (bodies(&rust_source), bodies(&c_source));
+    let sources = every_source();
+    for (spec, rust_source) in sources.iter().filter(|(s, _)| s.lang() == Lang::Rust) {
+        let (_, c_source) = sources
+            .iter()
+            .find(|(c, _)| {
+                c.lang() == Lang::C
+                    && (c.bits(), c.algo(), c.word(), c.lazy())
+                        == (spec.bits(), spec.algo(), spec.word(), spec.lazy())
+            })
+            .expect("the same kernel in C");
+        let (rust, c) = (bodies(rust_source), bodies(c_source));
         for (r, c) in rust.iter().zip(&c) {
             assert_eq!(r.len(), c.len(), "{}", spec.command());
             // The same variables are assigned in the same order.
