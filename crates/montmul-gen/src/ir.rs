@@ -3,7 +3,7 @@
 //!
 //! The algorithms in [`crate::algo`] are written against [`Program`]'s builder methods,
 //! which read like the `(C,S) := t[j] + a[j]*b[i] + C` lines of seed 004's appendix; the
-//! emitters in [`crate::emit`] print the list as C or Rust. The list has no branches and
+//! emitters (`emit`) print the list as C or Rust. The list has no branches and
 //! no loops, and every array index is a constant: the straight-line form is what makes
 //! the kernels constant-time.
 

@@ -48,14 +48,34 @@
 //! declarations), so a kernel in C and the same kernel in Rust perform the same
 //! operations in the same order.
 //!
+//! # Squaring and lazy reduction
+//!
+//! SOS computes the whole product before reducing, so its squaring computes each cross
+//! product a\[i\] a\[j\] once and doubles the sum: s (s + 1) / 2 word products instead of
+//! s^2 (seed 004: "when a = b, we can optimize the Montgomery multiplication algorithm
+//! for squaring"). CIOS and FIOS interleave product and reduction row by row, which
+//! leaves no such saving: their squaring is the product of a with itself. A lazy kernel
+//! needs R > 4n, so it gets ceil((B + 2) / w) words, as montmul's `Reduction::Lazy` does
+//! (seed 000 pays a whole extra vector for the extra bit in the same way).
+//!
+//! # How it is checked
+//!
+//! The tests compile the emitted C (`cc -O2`) and Rust (`rustc -O`) for many sizes,
+//! both word sizes, every algorithm and both reductions, and compare their results with
+//! the num-bigint oracle on random and edge-case inputs; [`eval`] runs the operation
+//! lists directly up to 4096 bits; the text is checked to be straight-line with constant
+//! indices. Constant time is a property of the machine code, not of the source, so on
+//! x86-64 the tests also read the assembly that `cc -O2` and `rustc -O` make of every
+//! variant and require it to hold no jump and no call.
+//!
 //! # Layout
 //!
 //! [`spec`] (what to generate), [`ir`] (the operation list), [`algo`] (CIOS, FIOS, SOS
 //! and the shared final reduction), [`eval`] (running the list directly, the reference
 //! for tests at every size), [`variables`] (naming the values), `emit` (the two
-//! printers), [`atomic`] (writing an
-//! output file whole or not at all), [`kernels`] (generated Rust kernels for common
-//! sizes, committed and checked against the generator).
+//! printers), [`atomic`] (writing an output file whole or not at all), [`kernels`]
+//! (generated Rust kernels for common sizes, committed and checked against the
+//! generator).
 
 pub mod algo;
 pub mod atomic;

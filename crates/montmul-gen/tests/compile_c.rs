@@ -1,7 +1,8 @@
 //! The generated C, compiled with `cc -O2` (warnings are errors) and run on random and
 //! edge-case inputs, checked against the num-bigint oracle. Each test builds one program
 //! holding several kernels, each renamed with `#define` so that sizes can repeat.
-//! The driver also calls each function with `r` the same array as an input.
+//! The driver also calls each function with `r` the same array as an input. On x86-64,
+//! the assembly gcc makes of every variant is checked to hold no jump and no call.
 
 #[path = "support/batch.rs"]
 mod batch;
@@ -118,4 +119,59 @@ fn large_sizes() {
             spec(2048, Algo::Cios, Word::W64, false),
         ],
     );
+}
+
+#[test]
+fn assembly_has_no_jump_or_call() {
+    let test = "c-assembly";
+    if !build::on_x86_64(test) || !build::have("cc", test) {
+        return;
+    }
+    let dir = build::Scratch::new(test);
+    let mut unit = String::new();
+    for bits in [192] {
+        for word in Word::ALL {
+            for algo in Algo::ALL {
+                for lazy in [false, true] {
+                    let spec = spec(bits, algo, word, lazy);
+                    let name = format!("{}_{}_{}_{lazy}", algo.name(), word.bits(), bits);
+                    dir.write(&format!("{name}.c"), &generate(&spec));
+                    let (mul, sqr) = (
+                        spec.function_name(Function::Mul),
+                        spec.function_name(Function::Sqr),
+                    );
+                    unit.push_str(&format!(
+                        "#define {mul} {name}_mul\n#define {sqr} {name}_sqr\n#include \"{name}.c\"\n#undef {mul}\n#undef {sqr}\n"
+                    ));
+                }
+            }
+        }
+    }
+    dir.write("all.c", &unit);
+    let assembly = dir.join("all.s");
+    build::compile(
+        Command::new("cc")
+            .args(["-O2", "-std=c11", "-S", "-o"])
+            .arg(&assembly)
+            .arg(dir.join("all.c")),
+    );
+    let text = std::fs::read_to_string(&assembly).expect("assembly");
+    assert!(
+        text.contains("cios_64_192_false_mul"),
+        "the kernels are in the assembly"
+    );
+    build::assert_straight_line(&text);
+}
+
+#[test]
+fn the_assembly_check_sees_jumps_and_calls() {
+    build::assert_straight_line("k:\n\tmulq\t%rdx\n\tret\n");
+    for bad in ["\tjne\t.L2\n", "\tcall\tmemcpy@PLT\n", "\tjmp\t.L3\n"] {
+        let text = format!("k:\n\tmulq\t%rdx\n{bad}");
+        assert!(
+            std::panic::catch_unwind(|| build::assert_straight_line(&text)).is_err(),
+            "{bad}"
+        );
+    }
+    assert!(std::panic::catch_unwind(|| build::assert_straight_line("k:\n\tret\n")).is_err());
 }

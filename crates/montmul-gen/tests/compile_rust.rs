@@ -1,6 +1,7 @@
 //! The generated Rust, compiled with `rustc -O --edition 2021 -D warnings` and run on
 //! random and edge-case inputs, checked against the num-bigint oracle. Each test builds
-//! one program whose modules are the generated files, so sizes can repeat.
+//! one program whose modules are the generated files, so sizes can repeat. On x86-64,
+//! the assembly rustc makes of every variant is checked to hold no jump and no call.
 
 #[path = "support/batch.rs"]
 mod batch;
@@ -133,4 +134,49 @@ fn larger_sizes() {
             spec(1024, Algo::Sos, Word::W64, false),
         ],
     );
+}
+
+#[test]
+fn assembly_has_no_jump_or_call() {
+    let test = "rust-assembly";
+    if !build::on_x86_64(test) || !build::have("rustc", test) {
+        return;
+    }
+    let dir = build::Scratch::new(test);
+    let mut lib = String::from("//! Every variant, to read the assembly.\n");
+    for bits in [192] {
+        for word in Word::ALL {
+            for algo in Algo::ALL {
+                for lazy in [false, true] {
+                    let spec = spec(bits, algo, word, lazy);
+                    let name = format!("{}_{}_{}_{lazy}", algo.name(), word.bits(), bits);
+                    dir.write(&format!("{name}.rs"), &generate(&spec));
+                    lib.push_str(&format!("/// {}\npub mod {name};\n", spec.command()));
+                }
+            }
+        }
+    }
+    dir.write("lib.rs", &lib);
+    let assembly = dir.join("lib.s");
+    build::compile(
+        Command::new("rustc")
+            .args([
+                "-O",
+                "--edition",
+                "2021",
+                "--crate-type",
+                "lib",
+                "--emit",
+                "asm",
+                "-o",
+            ])
+            .arg(&assembly)
+            .arg(dir.join("lib.rs")),
+    );
+    let text = std::fs::read_to_string(&assembly).expect("assembly");
+    assert!(
+        text.contains("montmul_mul_192"),
+        "the kernels are in the assembly"
+    );
+    build::assert_straight_line(&text);
 }

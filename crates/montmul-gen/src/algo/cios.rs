@@ -37,7 +37,8 @@ pub(super) fn build(p: &mut Program, s: usize, y: Arg) -> Unreduced {
         }
         let (lo, hi) = p.add(&[t[s], c], &format!("t{}", s - 1), "c");
         t[s - 1] = lo;
-        // t < 2n < 2R here, so t[s+1] + hi <= 1: the sum has no carry.
+        // Each pass keeps t < a + n < 2R (by induction: (t + a y[i] + m n) / 2^w with
+        // t < a + n), so t[s+1] + hi <= 1: this sum has no carry.
         (t[s], _) = p.add(&[t[s + 1], hi], &format!("t{s}"), "c");
         t[s + 1] = Val::Zero;
     }

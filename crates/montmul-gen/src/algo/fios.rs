@@ -37,7 +37,7 @@ pub(super) fn build(p: &mut Program, s: usize, y: Arg) -> Unreduced {
             );
             c = c_next;
         }
-        // t[s] + c + k < 3 * 2^w: the carry is at most 2, and t < 2n < 2R keeps it <= 1.
+        // t[s] + c + k < 3 * 2^w, so the carry fits a word; t < a + n < 2R keeps it <= 1.
         (t[s - 1], t[s]) = p.add(&[t[s], c, k], &format!("t{}", s - 1), &format!("t{s}"));
     }
     Unreduced {

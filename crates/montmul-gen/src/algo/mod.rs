@@ -3,7 +3,7 @@
 //!
 //! Every algorithm computes `u = (a * b + m * n) / R` with `m = -a * b * n^-1 mod R`,
 //! as s words plus a top word: with inputs below n the value is below 2n, so one masked
-//! subtraction of n lands in [0, n) ([`reduce_once`]); with lazy reduction (inputs below
+//! subtraction of n lands in [0, n) (`reduce_once`); with lazy reduction (inputs below
 //! 2n, R > 4n) the value is already below 2n < R/2 and is stored as it is (seed 000,
 //! sec. 3). Because m is the unique such value below R, every algorithm returns the same
 //! words for the same inputs, lazy or not.
@@ -16,15 +16,15 @@ use crate::ir::{Arg, Program, Val};
 use crate::{Algo, Function, Spec};
 
 /// A Montgomery product before its final reduction: `top * R + words`.
-pub(crate) struct Unreduced {
+struct Unreduced {
     /// The s low words.
-    pub words: Vec<Val>,
+    words: Vec<Val>,
     /// The word above them (0 or 1).
-    pub top: Val,
+    top: Val,
 }
 
 /// The limbs of the second factor: `b` for a product, `a` again for a square.
-pub(crate) fn second_factor(function: Function) -> Arg {
+fn second_factor(function: Function) -> Arg {
     match function {
         Function::Mul => Arg::B,
         Function::Sqr => Arg::A,

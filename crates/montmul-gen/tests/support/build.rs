@@ -87,3 +87,34 @@ pub fn run(program: &Path, input: &str) -> String {
     );
     String::from_utf8(out.stdout).expect("driver output is text")
 }
+
+/// Asserts that x86-64 assembly text (AT&T or Intel syntax) holds multiplications, so
+/// that its instructions were read, and no jump, call or loop instruction.
+pub fn assert_straight_line(assembly: &str) {
+    let instructions: Vec<(&str, &str)> = assembly
+        .lines()
+        .filter(|line| line.starts_with('\t') || line.starts_with(' '))
+        .filter_map(|line| line.split_whitespace().next().map(|m| (m, line.trim())))
+        .collect();
+    assert!(
+        instructions.iter().any(|(m, _)| m.contains("mul")),
+        "no multiply instruction was read: the assembly was not parsed"
+    );
+    let found: Vec<&str> = instructions
+        .iter()
+        .filter(|(m, _)| m.starts_with('j') || m.starts_with("call") || m.starts_with("loop"))
+        .map(|(_, line)| *line)
+        .collect();
+    assert!(found.is_empty(), "jumps or calls in the kernels: {found:?}");
+}
+
+/// Whether the tests run on x86-64, where [`assert_straight_line`] knows the mnemonics; if
+/// not, prints a `SKIPPED` line naming the test.
+pub fn on_x86_64(test: &str) -> bool {
+    let yes = cfg!(target_arch = "x86_64");
+    if !yes {
+        println!("SKIPPED: {test}: the assembly check knows x86-64 mnemonics only");
+        eprintln!("SKIPPED: {test}: the assembly check knows x86-64 mnemonics only");
+    }
+    yes
+}
