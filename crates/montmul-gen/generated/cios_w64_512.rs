@@ -7,7 +7,7 @@
 //
 // montmul_mul_512(r, a, b, n, n0): r = a * b * R^-1 mod n
 // montmul_sqr_512(r, a, n, n0): r = a * a * R^-1 mod n
-// n: odd modulus; n0 = -n^-1 mod 2^64; every array 8 little-endian limbs.
+// n: odd modulus; n0 = -n^-1 mod 2^64; every array holds 8 little-endian limbs.
 // Inputs: a, b < n < R = 2^512.
 // Output: r < n, the least residue.
 // Constant time: no branch, loop or memory index depends on the values.

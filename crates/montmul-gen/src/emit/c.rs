@@ -29,13 +29,11 @@ impl C {
 
     fn prototype(&self, spec: &Spec, function: Function) -> String {
         let name = spec.function_name(function);
-        let (word, b) = (
-            self.word,
-            match function {
-                Function::Mul => format!("const {} *b, ", self.word),
-                Function::Sqr => String::new(),
-            },
-        );
+        let word = self.word;
+        let b = match function {
+            Function::Mul => format!("const {word} *b, "),
+            Function::Sqr => String::new(),
+        };
         format!("void {name}({word} *r, const {word} *a, {b}const {word} *n, {word} n0)")
     }
 }
