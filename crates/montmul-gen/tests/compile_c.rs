@@ -1,8 +1,9 @@
-//! The generated C, compiled with `cc -O2` (warnings are errors) and run on random and
-//! edge-case inputs, checked against the num-bigint oracle. Each test builds one program
-//! holding several kernels, each renamed with `#define` so that sizes can repeat.
-//! The driver also calls each function with `r` the same array as an input. On x86-64,
-//! the assembly gcc makes of every variant is checked to hold no jump and no call.
+//! The generated C, compiled as C99 with `cc -O2` (warnings, pedantic ones included,
+//! are errors) and run on random and edge-case inputs, checked against the num-bigint
+//! oracle. Each test builds one program holding several kernels, each renamed with
+//! `#define` so that sizes can repeat. The driver also calls each function with `r` the
+//! same array as an input. On x86-64, the assembly gcc makes of every variant is checked
+//! to hold no jump and no call.
 
 #[path = "support/batch.rs"]
 mod batch;
@@ -79,7 +80,15 @@ fn check(test: &str, specs: &[Spec]) {
     let program = dir.join("driver");
     build::compile(
         Command::new("cc")
-            .args(["-O2", "-std=c11", "-Wall", "-Wextra", "-Werror", "-o"])
+            .args([
+                "-O2",
+                "-std=c99",
+                "-Wpedantic",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-o",
+            ])
             .arg(&program)
             .arg(dir.join("driver.c")),
     );
@@ -151,7 +160,7 @@ fn assembly_has_no_jump_or_call() {
     let assembly = dir.join("all.s");
     build::compile(
         Command::new("cc")
-            .args(["-O2", "-std=c11", "-S", "-o"])
+            .args(["-O2", "-std=c99", "-S", "-o"])
             .arg(&assembly)
             .arg(dir.join("all.c")),
     );

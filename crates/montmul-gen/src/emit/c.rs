@@ -1,5 +1,5 @@
-//! C syntax (C99): functions over `uint64_t`/`uint32_t` arrays, `unsigned __int128` (or
-//! `uint64_t`) double-width products.
+//! C syntax (C99): functions over `uint64_t`/`uint32_t` arrays, `unsigned __int128`
+//! (named `montmul_u128`) or `uint64_t` double-width products.
 
 use super::{Assign, Dialect};
 use crate::{Function, Spec, Word};
@@ -21,7 +21,7 @@ impl C {
             },
             Word::W64 => C {
                 word: "uint64_t",
-                wide: "unsigned __int128",
+                wide: "montmul_u128",
                 w: 64,
             },
         }
@@ -41,6 +41,16 @@ impl C {
 impl Dialect for C {
     fn preamble(&self, spec: &Spec) -> String {
         let mut text = String::from("\n#include <stdint.h>\n\n");
+        if self.w == 64 {
+            // The GCC/Clang 128-bit type, named once per translation unit;
+            // `__extension__` keeps -Wpedantic quiet about it.
+            text.push_str(
+                "#ifndef MONTMUL_U128\n\
+                 #define MONTMUL_U128\n\
+                 __extension__ typedef unsigned __int128 montmul_u128;\n\
+                 #endif\n\n",
+            );
+        }
         for function in Function::ALL {
             text.push_str(&self.prototype(spec, function));
             text.push_str(";\n");
