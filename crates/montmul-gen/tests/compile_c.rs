@@ -33,7 +33,8 @@ fn driver(specs: &[Spec]) -> String {
     let mut words: Vec<u32> = specs.iter().map(|s| s.word().bits()).collect();
     words.sort();
     words.dedup();
-    // Helpers only for the word sizes in use: unused static functions are warnings.
+    // Read and print functions only for the word sizes in use: unused static functions
+    // are warnings.
     for bits in words {
         text.push_str(&format!(
             "\nstatic void read{bits}(uint{bits}_t *v, int count) {{\n\
