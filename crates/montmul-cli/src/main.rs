@@ -7,6 +7,7 @@ mod algos;
 mod arith;
 mod bench;
 mod bench_threads;
+mod gen;
 mod sim;
 
 use std::process::ExitCode;
@@ -33,6 +34,8 @@ enum Command {
     Bench(bench::Args),
     /// Cycle-level models of seed 002's multi-core platform and seed 003's systolic arrays.
     Sim(sim::Args),
+    /// Emit a fully unrolled, branch-free Montgomery kernel for one modulus size (Rust or C).
+    Gen(gen::Args),
 }
 
 /// A failure to report: one line on stderr, exit status 2.
@@ -98,6 +101,7 @@ fn main() -> ExitCode {
         Command::Exp(args) => arith::exp(args),
         Command::Bench(args) => bench::run_bench(args),
         Command::Sim(args) => sim::run(args),
+        Command::Gen(args) => gen::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
