@@ -43,7 +43,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         return Ok(());
     }
     println!(
-        "{:<12} {:<30} {:<12} {:<10} {:<6} {:<9} summary",
+        "{:<12} {:<32} {:<12} {:<10} {:<6} {:<9} summary",
         "name", "seed", "words", "reduction", "ct", "available"
     );
     for r in rows {
@@ -54,7 +54,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             .collect::<Vec<_>>()
             .join(",");
         println!(
-            "{:<12} {:<30} {:<12} {:<10} {:<6} {:<9} {}",
+            "{:<12} {:<32} {:<12} {:<10} {:<6} {:<9} {}",
             r.name,
             r.seed,
             words,
