@@ -50,12 +50,25 @@ pub trait Kernel<L: Limb>: Send + Sync {
     fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
         self.mul(m, a, a, out);
     }
+
+    /// The kernel that does the work for moduli of `limbs` limbs, asked once when a
+    /// [`Modulus`] is built and kept there. Dispatchers (`auto`, `cios-fixed`) return the
+    /// kernel they pick; `None`, the default, means this kernel itself.
+    fn resolve(&self, limbs: usize) -> Option<&'static dyn Kernel<L>> {
+        let _ = limbs;
+        None
+    }
 }
 
 struct Registry<L>(core::marker::PhantomData<L>);
 
 impl<L: Limb> Registry<L> {
-    const ALL: &'static [&'static dyn Kernel<L>] = &[&algo::cios::Cios];
+    const ALL: &'static [&'static dyn Kernel<L>] = &[
+        &algo::cios::Cios,
+        &crate::fixed::CiosFixed,
+        &algo::karatsuba::Karatsuba,
+        &crate::dispatch::Auto,
+    ];
 }
 
 /// Every kernel instantiated for `L`, in the order the command line lists them.
@@ -76,7 +89,7 @@ pub fn by_name<L: Limb>(name: &str) -> Result<&'static dyn Kernel<L>, Error> {
 
 /// The kernel [`Modulus::new`] uses when none is named.
 pub fn default<L: Limb>() -> &'static dyn Kernel<L> {
-    &algo::cios::Cios
+    &crate::dispatch::Auto
 }
 
 /// Descriptions of every kernel of every limb type, each name once.

@@ -25,6 +25,12 @@ mod limb;
 mod modulus;
 mod residue;
 
+pub mod dispatch;
+pub mod exp;
+pub mod fixed;
+pub mod mpn;
+pub mod thresholds;
+
 pub use error::Error;
 pub use kernel::{Kernel, KernelInfo};
 pub use limb::{Limb, WORD_SIZES};

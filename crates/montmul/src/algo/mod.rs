@@ -3,3 +3,4 @@
 //! them and are tested against them.
 
 pub mod cios;
+pub mod karatsuba;
