@@ -5,6 +5,7 @@
 
 mod algos;
 mod arith;
+mod tune;
 
 use std::process::ExitCode;
 
@@ -26,6 +27,8 @@ enum Command {
     Mul(arith::MulArgs),
     /// Print B^E mod N, computed with one Montgomery algorithm.
     Exp(arith::ExpArgs),
+    /// Measure the size thresholds of the `auto` kernel on this machine and write the table.
+    Tune(tune::Args),
 }
 
 /// A failure to report: one line on stderr, exit status 2.
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Command::Algos(args) => algos::run(args),
         Command::Mul(args) => arith::mul(args),
         Command::Exp(args) => arith::exp(args),
+        Command::Tune(args) => tune::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
