@@ -20,6 +20,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use montmul::algo::karatsuba;
 use montmul::dispatch::{self, Thresholds};
+use montmul::simd::mulx::{self, Mulx};
 use montmul::{kernel, Modulus, Reduction};
 
 use crate::CliError;
@@ -115,9 +116,14 @@ fn measure_base(words: &mut Words, sizes: &[usize], squaring: bool) -> Vec<(usiz
             let mut run = |base: usize| {
                 time_ns(|| {
                     if squaring {
-                        karatsuba::square(black_box(&mut r), black_box(&a), base, &mut scratch);
+                        karatsuba::square::<Mulx>(
+                            black_box(&mut r),
+                            black_box(&a),
+                            base,
+                            &mut scratch,
+                        );
                     } else {
-                        karatsuba::product(
+                        karatsuba::product::<Mulx>(
                             black_box(&mut r),
                             black_box(&a),
                             &b,
@@ -227,6 +233,7 @@ use crate::dispatch::Thresholds;
 /// The thresholds `auto` and `karatsuba` use.
 pub const TUNED: Thresholds = Thresholds {{
     karatsuba_from: {from},
+    mulx_from: {mulx},
     karatsuba_mul_base: {mul},
     karatsuba_sqr_base: {sqr},
 }};
@@ -234,6 +241,7 @@ pub const TUNED: Thresholds = Thresholds {{
         machine = machine(),
         date = today(),
         from = show(th.karatsuba_from),
+        mulx = show(th.mulx_from),
         mul = show(th.karatsuba_mul_base),
         sqr = show(th.karatsuba_sqr_base),
     )
@@ -249,20 +257,44 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let mul_base = crossover(&measure_base(&mut words, &sizes, false)).unwrap_or(usize::MAX);
     let sqr_base = crossover(&measure_base(&mut words, &sizes, true)).unwrap_or(usize::MAX);
 
-    eprintln!("karatsuba_from (Montgomery mul + sqr, full reduction):");
     let mut th = Thresholds {
         karatsuba_from: usize::MAX,
+        mulx_from: usize::MAX,
         karatsuba_mul_base: mul_base,
         karatsuba_sqr_base: sqr_base,
     };
-    let fixed = kernel::by_name::<u64>("cios-fixed")?;
+    if mulx::is_available() {
+        eprintln!("mulx_from (Montgomery mul + sqr):");
+        let fixed = kernel::by_name::<u64>("cios-fixed")?;
+        let rows = kernel::by_name::<u64>("mulx-redc")?;
+        let sizes = (1..16).chain((16..=max.min(64)).step_by(4));
+        let mut results = Vec::new();
+        for s in sizes {
+            let n = words.modulus(s);
+            let m = Modulus::with_kernel(&n, fixed, Reduction::Full)?;
+            let (fm, fs) = mul_plus_sqr(&m, &mut words, None);
+            let m = Modulus::with_kernel(&n, rows, Reduction::Full)?;
+            let (xm, xs) = mul_plus_sqr(&m, &mut words, None);
+            eprintln!(
+                "  {s:>3} limbs: cios-fixed {fm:>9.1} + {fs:>9.1} ns  mulx-redc {xm:>9.1} + {xs:>9.1} ns"
+            );
+            results.push((s, xm + xs < fm + fs));
+        }
+        th.mulx_from = crossover(&results).unwrap_or(usize::MAX);
+    } else {
+        eprintln!("mulx_from: this CPU lacks BMI2/ADX, never");
+    }
+
+    eprintln!("karatsuba_from (Montgomery mul + sqr):");
     let mut results = Vec::new();
     for s in (8..=max).step_by(4) {
-        let m = Modulus::with_kernel(&words.modulus(s), fixed, Reduction::Full)?;
+        let n = words.modulus(s);
+        let m = Modulus::with_kernel(&n, dispatch::pick::<u64>(&th, s), Reduction::Full)?;
         let (fm, fs) = mul_plus_sqr(&m, &mut words, None);
         let (km, ks) = mul_plus_sqr(&m, &mut words, Some(&th));
+        let name = m.engine().info().name;
         eprintln!(
-            "  {s:>3} limbs: cios-fixed {fm:>9.1} + {fs:>9.1} ns  karatsuba {km:>9.1} + {ks:>9.1} ns"
+            "  {s:>3} limbs: {name} {fm:>9.1} + {fs:>9.1} ns  karatsuba {km:>9.1} + {ks:>9.1} ns"
         );
         results.push((s, km + ks < fm + fs));
     }

@@ -7,8 +7,10 @@
 //! 1. limbs other than 64 bits: [`crate::algo::cios`];
 //! 2. from [`Thresholds::karatsuba_from`] limbs: [`crate::algo::karatsuba`] (separated
 //!    Karatsuba product and REDC);
-//! 3. a limb count with a size-specialised instance: [`crate::fixed::Fixed`];
-//! 4. otherwise the same code with run-time lengths, [`crate::fixed::Words`].
+//! 3. from [`Thresholds::mulx_from`] limbs on a CPU with BMI2 and ADX:
+//!    [`crate::simd::mulx::MulxRedc`] (schoolbook product and REDC on `mulx` rows);
+//! 4. a limb count with a size-specialised instance: [`crate::fixed::Fixed`];
+//! 5. otherwise the same code with run-time lengths, [`crate::fixed::Words`].
 //!
 //! [`Modulus::with_kernel`](crate::Modulus::with_kernel) asks [`Kernel::resolve`] once
 //! and keeps the answer, so each product is one indirect call straight into the chosen
@@ -22,6 +24,7 @@ use crate::algo::cios::Cios;
 use crate::algo::karatsuba::Karatsuba;
 use crate::fixed::{self, Words};
 use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::simd::mulx::{self, MulxRedc};
 use crate::{thresholds, Limb, Modulus, Reduction};
 
 /// Size thresholds of the 64-bit kernels, in limbs. [`crate::thresholds::TUNED`] holds
@@ -30,6 +33,9 @@ use crate::{thresholds, Limb, Modulus, Reduction};
 pub struct Thresholds {
     /// From this many limbs, `auto` uses Karatsuba + REDC instead of CIOS and SOS.
     pub karatsuba_from: usize,
+    /// From this many limbs (and below `karatsuba_from`), `auto` uses the schoolbook
+    /// product and REDC on `mulx`/`adcx`/`adox` rows where the CPU has them.
+    pub mulx_from: usize,
     /// Karatsuba multiplication recurses while the operands have at least this many
     /// limbs, and uses the schoolbook product below (GMP's `MUL_TOOM22_THRESHOLD`).
     pub karatsuba_mul_base: usize,
@@ -42,7 +48,7 @@ pub struct Auto;
 
 static INFO: KernelInfo = KernelInfo {
     name: "auto",
-    seed: "dispatch over cios-fixed, karatsuba, cios",
+    seed: "dispatch over cios-fixed, mulx-redc, karatsuba, cios",
     summary: "picks the fastest kernel for the limb type, limb count and CPU (tuned table)",
     words: &[8, 16, 32, 64],
     reductions: &[Reduction::Full, Reduction::Lazy],
@@ -56,6 +62,8 @@ pub fn pick<L: Limb>(th: &Thresholds, limbs: usize) -> &'static dyn Kernel<L> {
         &Cios
     } else if limbs >= th.karatsuba_from {
         &Karatsuba
+    } else if limbs >= th.mulx_from && mulx::is_available() {
+        &MulxRedc
     } else {
         fixed::specialised::<L>(limbs).unwrap_or(&Words)
     }

@@ -23,7 +23,8 @@ use core::any::Any;
 
 use crate::algo::cios::Cios;
 use crate::kernel::{portable, Kernel, KernelInfo};
-use crate::{mpn, Limb, Modulus, Reduction};
+use crate::mpn::{self, Portable};
+use crate::{Limb, Modulus, Reduction};
 
 /// The named kernel `cios-fixed`: for each modulus it resolves to the size-specialised
 /// [`Fixed`] instance, or to [`Words`] for limb counts without one.
@@ -120,10 +121,10 @@ pub fn sqr<const N: usize>(a: &[u64; N], n: &[u64; N], n0: u64, reduction: Reduc
     // 2N words as two N-word halves (stable Rust has no `[u64; 2 * N]`).
     let mut wide = [[0u64; N]; 2];
     let wide = wide.as_flattened_mut();
-    mpn::sqr_basecase(wide, a);
+    mpn::sqr_basecase::<Portable>(wide, a);
     let mut out = [0u64; N];
     // a < 2n (lazy) gives a^2 < 4n^2 < nR since R > 4n; a < n (full) gives a^2 < nR.
-    let top = mpn::redc(wide, n, n0, &mut out);
+    let top = mpn::redc::<Portable>(wide, n, n0, &mut out);
     finish(&mut out, top, n, reduction);
     out
 }
@@ -226,8 +227,8 @@ impl<L: Limb> Kernel<L> for Words {
             let t = &mut rest[..s];
             load(aw, a);
             load(nw, m.n());
-            mpn::sqr_basecase(wide, aw);
-            let top = mpn::redc(wide, nw, m.n0().to_u64(), t);
+            mpn::sqr_basecase::<Portable>(wide, aw);
+            let top = mpn::redc::<Portable>(wide, nw, m.n0().to_u64(), t);
             finish(t, top, nw, m.reduction());
             store(out, t);
         });

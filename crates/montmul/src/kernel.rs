@@ -68,6 +68,7 @@ impl<L: Limb> Registry<L> {
         &crate::fixed::CiosFixed,
         &algo::karatsuba::Karatsuba,
         &crate::dispatch::Auto,
+        &crate::simd::mulx::MulxRedc,
     ];
 }
 

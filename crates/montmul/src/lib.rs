@@ -29,6 +29,7 @@ pub mod dispatch;
 pub mod exp;
 pub mod fixed;
 pub mod mpn;
+pub mod simd;
 pub mod thresholds;
 
 pub use error::Error;

@@ -28,6 +28,24 @@ pub fn add3(a: u64, b: u64, c: u64) -> (u64, u64) {
     (t as u64, (t >> 64) as u64)
 }
 
+/// The row operation the products and the reduction below are built from:
+/// `r[..a.len()] += a * b`, returning the carry word. [`Portable`] is plain Rust;
+/// [`crate::simd::mulx::Mulx`] uses the `mulx`/`adcx`/`adox` instructions.
+pub trait AddMul {
+    /// `r[..a.len()] += a * b` (`r` at least as long as `a`); returns the carry word.
+    fn addmul_1(r: &mut [u64], a: &[u64], b: u64) -> u64;
+}
+
+/// Rows in plain Rust ([`addmul_1`]), for every target.
+pub struct Portable;
+
+impl AddMul for Portable {
+    #[inline(always)]
+    fn addmul_1(r: &mut [u64], a: &[u64], b: u64) -> u64 {
+        addmul_1(r, a, b)
+    }
+}
+
 /// `r[..a.len()] += a * b`; returns the carry word out of `r[a.len() - 1]`.
 ///
 /// Each step: `r[j] + a[j] * b + c <= 2^128 - 1` ([`mac`]), so the carry is one word.
@@ -37,17 +55,6 @@ pub fn addmul_1(r: &mut [u64], a: &[u64], b: u64) -> u64 {
     let mut c = 0;
     for (r_j, &a_j) in r.iter_mut().zip(a) {
         (*r_j, c) = mac(*r_j, a_j, b, c);
-    }
-    c
-}
-
-/// `r[..a.len()] = a * b`; returns the carry word.
-#[inline(always)]
-pub fn mul_1(r: &mut [u64], a: &[u64], b: u64) -> u64 {
-    let r = &mut r[..a.len()];
-    let mut c = 0;
-    for (r_j, &a_j) in r.iter_mut().zip(a) {
-        (*r_j, c) = mac(0, a_j, b, c);
     }
     c
 }
@@ -90,14 +97,14 @@ pub fn sub_n(r: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
     borrow
 }
 
-/// `r = a * b` by rows of [`addmul_1`] (schoolbook); `r.len() == a.len() + b.len()`,
+/// `r = a * b` by rows of `R::addmul_1` (schoolbook); `r.len() == a.len() + b.len()`,
 /// both non-empty.
 #[inline(always)]
-pub fn mul_basecase(r: &mut [u64], a: &[u64], b: &[u64]) {
+pub fn mul_basecase<R: AddMul>(r: &mut [u64], a: &[u64], b: &[u64]) {
     let na = a.len();
-    r[na] = mul_1(r, a, b[0]);
-    for (i, &b_i) in b.iter().enumerate().skip(1) {
-        r[na + i] = addmul_1(&mut r[i..], a, b_i);
+    r[..na].fill(0);
+    for (i, &b_i) in b.iter().enumerate() {
+        r[na + i] = R::addmul_1(&mut r[i..], a, b_i);
     }
 }
 
@@ -106,16 +113,13 @@ pub fn mul_basecase(r: &mut [u64], a: &[u64], b: &[u64]) {
 /// (HAC 14.16, arranged as GMP's `sqr_basecase`). About half the products of
 /// [`mul_basecase`].
 #[inline(always)]
-pub fn sqr_basecase(r: &mut [u64], a: &[u64]) {
+pub fn sqr_basecase<R: AddMul>(r: &mut [u64], a: &[u64]) {
     let n = a.len();
-    r[0] = 0;
+    r[..n].fill(0);
     r[2 * n - 1] = 0;
-    if n > 1 {
-        // Off-diagonal triangle into r[1 .. 2n-1].
-        r[n] = mul_1(&mut r[1..], &a[1..], a[0]);
-        for i in 1..n - 1 {
-            r[n + i] = addmul_1(&mut r[2 * i + 1..], &a[i + 1..], a[i]);
-        }
+    // Off-diagonal triangle into r[1 .. 2n-1]: row i adds a[i+1..] a[i] at word 2i+1.
+    for i in 0..n - 1 {
+        r[n + i] = R::addmul_1(&mut r[2 * i + 1..], &a[i + 1..], a[i]);
     }
     // Double: the triangle is below 2^(64(2n-1)) / 2, so the shift cannot overflow r.
     let mut top = 0;
@@ -146,13 +150,13 @@ pub fn sqr_basecase(r: &mut [u64], a: &[u64]) {
 /// Returns `top` with `top * R + out = (t + q n) / R < 2n`; the caller subtracts n once
 /// (full reduction) or keeps the value below 2n (lazy: then `R > 4n` makes `top` 0).
 #[inline(always)]
-pub fn redc(t: &mut [u64], n: &[u64], n0: u64, out: &mut [u64]) -> u64 {
+pub fn redc<R: AddMul>(t: &mut [u64], n: &[u64], n0: u64, out: &mut [u64]) -> u64 {
     let s = n.len();
     let mut top = 0u64;
     for i in 0..s {
         // q makes word i of t + q n 2^(64 i) zero.
         let q = t[i].wrapping_mul(n0);
-        let c = addmul_1(&mut t[i..], n, q);
+        let c = R::addmul_1(&mut t[i..], n, q);
         // Word i + s takes the row's carry and the carry left from the previous row:
         // t[i+s] + c + top <= 2 (2^64 - 1) + 1 < 2^65, so `top` stays 0 or 1.
         let (v, carry) = add3(t[i + s], c, top);
@@ -216,7 +220,7 @@ mod tests {
     fn products_of_two_words() {
         for &(a0, b0) in &[(u64::MAX, u64::MAX), (3, 5), (u64::MAX, 1)] {
             let mut r = [0u64; 2];
-            mul_basecase(&mut r, &[a0], &[b0]);
+            mul_basecase::<Portable>(&mut r, &[a0], &[b0]);
             assert_eq!(to_u128(&r), a0 as u128 * b0 as u128);
         }
     }
@@ -233,8 +237,8 @@ mod tests {
                     })
                     .collect();
                 let (mut sq, mut pr) = (vec![7u64; 2 * len], vec![0u64; 2 * len]);
-                sqr_basecase(&mut sq, &a);
-                mul_basecase(&mut pr, &a, &a);
+                sqr_basecase::<Portable>(&mut sq, &a);
+                mul_basecase::<Portable>(&mut pr, &a, &a);
                 assert_eq!(sq, pr, "len {len} pattern {pattern}");
             }
         }

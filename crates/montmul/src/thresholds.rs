@@ -9,7 +9,8 @@ use crate::dispatch::Thresholds;
 
 /// The thresholds `auto` and `karatsuba` use.
 pub const TUNED: Thresholds = Thresholds {
-    karatsuba_from: 52,
-    karatsuba_mul_base: 22,
-    karatsuba_sqr_base: 42,
+    karatsuba_from: 84,
+    mulx_from: 20,
+    karatsuba_mul_base: 86,
+    karatsuba_sqr_base: 96,
 };

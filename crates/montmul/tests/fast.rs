@@ -6,6 +6,7 @@
 use montmul::algo::karatsuba;
 use montmul::dispatch::{self, Thresholds};
 use montmul::fixed::{self, Fixed};
+use montmul::simd::mulx;
 use montmul::{kernel, thresholds, Modulus, Reduction};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
@@ -189,6 +190,7 @@ fn karatsuba_with_small_bases() {
     for base in [2, 3, 5] {
         let th = Thresholds {
             karatsuba_from: 1,
+            mulx_from: 1,
             karatsuba_mul_base: base,
             karatsuba_sqr_base: base,
         };
@@ -218,6 +220,8 @@ fn auto_picks_by_size_and_word() {
         let m = Modulus::with_kernel(&limbs, auto, Reduction::Full).unwrap();
         let want = if s >= th.karatsuba_from {
             "karatsuba"
+        } else if s >= th.mulx_from && mulx::is_available() {
+            "mulx-redc"
         } else {
             "cios-fixed"
         };
@@ -227,4 +231,24 @@ fn auto_picks_by_size_and_word() {
     }
     let m = Modulus::<u32>::new(&[0xffff_fffb, 7]).unwrap();
     assert_eq!(m.engine().info().name, "cios");
+}
+
+/// The schoolbook + REDC kernel on mulx rows at every size up to 20 limbs and at the
+/// common large ones, both policies. Skipped, and said so, on a CPU without BMI2/ADX.
+#[test]
+fn mulx_redc_sizes() {
+    if !mulx::is_available() {
+        eprintln!("mulx-redc: this CPU lacks BMI2/ADX; kernel not tested here");
+        return;
+    }
+    let mut rng = TestRng::new(8);
+    let k = kernel::by_name::<u64>("mulx-redc").expect("registered");
+    for s in (1..=20).chain([24, 31, 32, 33, 48, 64, 65]) {
+        for n in moduli(&mut rng, s).into_iter().take(3) {
+            for r in Reduction::ALL {
+                let m = Modulus::with_kernel(&kit::to_limbs::<u64>(&n, s), k, r).unwrap();
+                check_all(&mut rng, &m, &n, None);
+            }
+        }
+    }
 }

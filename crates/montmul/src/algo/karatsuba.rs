@@ -12,7 +12,8 @@
 //! three half-size products instead of four, applied recursively down to the schoolbook
 //! base case ([`mpn::mul_basecase`], [`mpn::sqr_basecase`]) below a measured size
 //! ([`Thresholds`]). The full `2s`-word product is then reduced by REDC
-//! ([`mpn::redc`]).
+//! ([`mpn::redc`]). Every row runs on [`Mulx`]: `mulx`/`adcx`/`adox` where the CPU has
+//! them, portable Rust elsewhere.
 //!
 //! Words: 64 (operands are copied to 64-bit words; for other limb types the kernel
 //! falls back to [`crate::algo::cios`]). Reduction: `Full` and `Lazy`. Constant-time:
@@ -23,7 +24,9 @@
 use crate::algo::cios::Cios;
 use crate::dispatch::Thresholds;
 use crate::kernel::{portable, Kernel, KernelInfo};
-use crate::{mpn, thresholds, Limb, Modulus, Reduction};
+use crate::mpn::{self, AddMul};
+use crate::simd::mulx::Mulx;
+use crate::{thresholds, Limb, Modulus, Reduction};
 
 /// The Karatsuba + REDC kernel.
 pub struct Karatsuba;
@@ -96,10 +99,10 @@ fn add_middle(r: &mut [u64], l: usize, p: &[u64], negative: u64, mid: &mut [u64]
 
 /// `r = a * b` for equal-length `a`, `b` (`r.len() == 2 * a.len()`), Karatsuba down to
 /// the schoolbook below `base` words; `scratch` has [`scratch_len`] words.
-pub fn product(r: &mut [u64], a: &[u64], b: &[u64], base: usize, scratch: &mut [u64]) {
+pub fn product<R: AddMul>(r: &mut [u64], a: &[u64], b: &[u64], base: usize, scratch: &mut [u64]) {
     let n = a.len();
     if n < base.max(2) {
-        mpn::mul_basecase(r, a, b);
+        mpn::mul_basecase::<R>(r, a, b);
         return;
     }
     let l = n / 2;
@@ -112,22 +115,22 @@ pub fn product(r: &mut [u64], a: &[u64], b: &[u64], base: usize, scratch: &mut [
     let (mid, rest) = rest.split_at_mut(2 * h + 1);
     {
         let (r0, r2) = r.split_at_mut(2 * l);
-        product(r0, a0, b0, base, rest);
-        product(r2, a1, b1, base, rest);
+        product::<R>(r0, a0, b0, base, rest);
+        product::<R>(r2, a1, b1, base, rest);
     }
     // (a0 - a1)(b1 - b0) = |a0 - a1| |b1 - b0| with sign sa ^ sb.
     let sa = abs_diff(da, a0, a1);
     let sb = abs_diff(db, b1, b0);
-    product(p, da, db, base, rest);
+    product::<R>(p, da, db, base, rest);
     add_middle(r, l, p, sa ^ sb, mid);
 }
 
 /// `r = a^2` (`r.len() == 2 * a.len()`), Karatsuba down to the schoolbook squaring
 /// below `base` words: `2 a0 a1 = a0^2 + a1^2 - (a0 - a1)^2`.
-pub fn square(r: &mut [u64], a: &[u64], base: usize, scratch: &mut [u64]) {
+pub fn square<R: AddMul>(r: &mut [u64], a: &[u64], base: usize, scratch: &mut [u64]) {
     let n = a.len();
     if n < base.max(2) {
-        mpn::sqr_basecase(r, a);
+        mpn::sqr_basecase::<R>(r, a);
         return;
     }
     let l = n / 2;
@@ -139,16 +142,17 @@ pub fn square(r: &mut [u64], a: &[u64], base: usize, scratch: &mut [u64]) {
     let (mid, rest) = rest.split_at_mut(2 * h + 1);
     {
         let (r0, r2) = r.split_at_mut(2 * l);
-        square(r0, a0, base, rest);
-        square(r2, a1, base, rest);
+        square::<R>(r0, a0, base, rest);
+        square::<R>(r2, a1, base, rest);
     }
     abs_diff(da, a0, a1);
-    square(p, da, base, rest);
+    square::<R>(p, da, base, rest);
     add_middle(r, l, p, 1, mid);
 }
 
-/// The Montgomery product (or square, when `b` is `None`) of 64-bit limbs with explicit
-/// recursion thresholds: what the kernel runs, and what `montmul tune` times.
+/// The Montgomery product (or square, when `b` is `None`) with explicit recursion
+/// thresholds (`usize::MAX`: schoolbook only): what the kernels run, and what
+/// `montmul tune` times. Limbs other than 64 bits go to CIOS.
 pub fn mont_mul_with<L: Limb>(
     th: &Thresholds,
     m: &Modulus<L>,
@@ -156,6 +160,12 @@ pub fn mont_mul_with<L: Limb>(
     b: Option<&[L]>,
     out: &mut [L],
 ) {
+    if L::BITS != 64 {
+        return match b {
+            Some(b) => Cios.mul(m, a, b, out),
+            None => Cios.sqr(m, a, out),
+        };
+    }
     let s = m.limbs();
     let base = match b {
         Some(_) => th.karatsuba_mul_base,
@@ -178,12 +188,12 @@ pub fn mont_mul_with<L: Limb>(
                 for (w, x) in bw.iter_mut().zip(b) {
                     *w = x.to_u64();
                 }
-                product(wide, aw, bw, base, scratch);
+                product::<Mulx>(wide, aw, bw, base, scratch);
             }
-            None => square(wide, aw, base, scratch),
+            None => square::<Mulx>(wide, aw, base, scratch),
         }
         // Inputs below n (full) or 2n with R > 4n (lazy): the product is below n R.
-        let top = mpn::redc(wide, nw, m.n0().to_u64(), t);
+        let top = mpn::redc::<Mulx>(wide, nw, m.n0().to_u64(), t);
         match m.reduction() {
             Reduction::Full => mpn::reduce_once(t, top, nw),
             Reduction::Lazy => debug_assert_eq!(top, 0),
@@ -200,16 +210,10 @@ impl<L: Limb> Kernel<L> for Karatsuba {
     }
 
     fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-        if L::BITS != 64 {
-            return Cios.mul(m, a, b, out);
-        }
         mont_mul_with(&thresholds::TUNED, m, a, Some(b), out);
     }
 
     fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-        if L::BITS != 64 {
-            return Cios.sqr(m, a, out);
-        }
         mont_mul_with(&thresholds::TUNED, m, a, None, out);
     }
 }
@@ -217,6 +221,7 @@ impl<L: Limb> Kernel<L> for Karatsuba {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mpn::Portable;
 
     /// The Karatsuba product and square equal the schoolbook ones at every length and
     /// recursion base, on all-ones words and on a pseudo-random pattern.
@@ -234,12 +239,19 @@ mod tests {
                     let b: Vec<u64> = (0..n).map(&mut gen).collect();
                     let mut scratch = vec![0u64; scratch_len(n, base)];
                     let (mut want, mut got) = (vec![0u64; 2 * n], vec![0u64; 2 * n]);
-                    mpn::mul_basecase(&mut want, &a, &b);
-                    product(&mut got, &a, &b, base, &mut scratch);
+                    mpn::mul_basecase::<Portable>(&mut want, &a, &b);
+                    product::<Portable>(&mut got, &a, &b, base, &mut scratch);
                     assert_eq!(got, want, "product n {n} base {base} pattern {pattern}");
-                    mpn::mul_basecase(&mut want, &a, &a);
-                    square(&mut got, &a, base, &mut scratch);
+                    product::<Mulx>(&mut got, &a, &b, base, &mut scratch);
+                    assert_eq!(
+                        got, want,
+                        "mulx product n {n} base {base} pattern {pattern}"
+                    );
+                    mpn::mul_basecase::<Portable>(&mut want, &a, &a);
+                    square::<Portable>(&mut got, &a, base, &mut scratch);
                     assert_eq!(got, want, "square n {n} base {base} pattern {pattern}");
+                    square::<Mulx>(&mut got, &a, base, &mut scratch);
+                    assert_eq!(got, want, "mulx square n {n} base {base} pattern {pattern}");
                 }
             }
         }

@@ -1,0 +1,194 @@
+//! The multiply-accumulate row `r += a * b` on BMI2 and ADX: `mulx` multiplies without
+//! touching the flags, `adcx` adds the old `r[j]` along the carry flag and `adox` the
+//! previous high word along the overflow flag, so the two carry chains run side by side
+//! (Intel, *New Instructions Supporting Large Integer Arithmetic on Intel Architecture
+//! Processors*, 2012; the technique of OpenSSL's `mulx4x` Montgomery code). Plain Rust
+//! through `u128` gives LLVM one chain of `add`/`adc` per product instead.
+//!
+//! [`Mulx`] plugs this row into every product and reduction of [`crate::mpn`]; the
+//! kernel [`MulxRedc`] (`mulx-redc`) is the schoolbook product (the squaring with each
+//! off-diagonal product once, seed 004's SOS) followed by REDC, all on this row;
+//! [`crate::algo::karatsuba`] uses the same row under its Karatsuba recursion.
+//!
+//! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (the loop count is the
+//! length, no branch or address depends on values). Available on x86-64 CPUs with BMI2
+//! and ADX (detected at run time; std caches the answer); elsewhere
+//! [`is_available`] is false and [`Mulx::addmul_1`] runs the portable row.
+
+use crate::algo::karatsuba;
+use crate::dispatch::Thresholds;
+use crate::kernel::{Kernel, KernelInfo};
+use crate::mpn::{self, AddMul};
+use crate::{Limb, Modulus, Reduction};
+
+/// Thresholds that never recurse: the schoolbook product and squaring only.
+const SCHOOLBOOK: Thresholds = Thresholds {
+    karatsuba_from: usize::MAX,
+    mulx_from: usize::MAX,
+    karatsuba_mul_base: usize::MAX,
+    karatsuba_sqr_base: usize::MAX,
+};
+
+/// Rows on `mulx`/`adcx`/`adox` where the CPU has them, else portable Rust.
+pub struct Mulx;
+
+/// The `mulx-redc` kernel.
+pub struct MulxRedc;
+
+/// Whether this CPU has BMI2 and ADX (std caches the detection).
+pub fn is_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// `r[..n] += a[..n] * b`, returning the carry word; n = `len`.
+///
+/// # Safety
+/// The CPU has BMI2 and ADX; `a` is valid for reading and `r` for reading and writing
+/// `len` words.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,adx")]
+unsafe fn addmul_1_adx(r: *mut u64, a: *const u64, len: usize, b: u64) -> u64 {
+    let carry: u64;
+    // One limb: hi:lo = a[j] b; lo += r[j] + CF (adcx); lo += c + OF (adox); r[j] = lo;
+    // c = hi. Loop control uses lea/jrcxz/jmp, which leave both flags alone. At the end
+    // c + CF + OF is the carry word: the row's true sum r + a b < 2^(64(n+1)).
+    macro_rules! limb {
+        ($off:literal) => {
+            concat!(
+                "mulx {hi}, {lo}, qword ptr [{a} + ",
+                $off,
+                "]\n",
+                "adcx {lo}, qword ptr [{r} + ",
+                $off,
+                "]\n",
+                "adox {lo}, {c}\n",
+                "mov qword ptr [{r} + ",
+                $off,
+                "], {lo}\n",
+                "mov {c}, {hi}\n",
+            )
+        };
+    }
+    // SAFETY: the caller guarantees the features and the `len` words behind both
+    // pointers; the asm reads a[0..len] and reads/writes r[0..len], nothing else, and
+    // uses no stack.
+    unsafe {
+        core::arch::asm!(
+            "xor {c:e}, {c:e}",
+            // len % 4 single limbs, then len / 4 blocks of four.
+            "2:",
+            "jrcxz 3f",
+            limb!("0"),
+            "lea {a}, [{a} + 8]",
+            "lea {r}, [{r} + 8]",
+            "lea rcx, [rcx - 1]",
+            "jmp 2b",
+            "3:",
+            "mov rcx, {blocks}",
+            "4:",
+            "jrcxz 5f",
+            limb!("0"),
+            limb!("8"),
+            limb!("16"),
+            limb!("24"),
+            "lea {a}, [{a} + 32]",
+            "lea {r}, [{r} + 32]",
+            "lea rcx, [rcx - 1]",
+            "jmp 4b",
+            "5:",
+            "mov {lo}, 0",
+            "adcx {c}, {lo}",
+            "adox {c}, {lo}",
+            a = inout(reg) a => _,
+            r = inout(reg) r => _,
+            blocks = in(reg) len / 4,
+            inout("rcx") len % 4 => _,
+            in("rdx") b,
+            lo = out(reg) _,
+            hi = out(reg) _,
+            c = out(reg) carry,
+            options(nostack),
+        );
+    }
+    carry
+}
+
+impl AddMul for Mulx {
+    #[inline]
+    fn addmul_1(r: &mut [u64], a: &[u64], b: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if is_available() {
+            assert!(r.len() >= a.len(), "row longer than its destination");
+            // SAFETY: BMI2 and ADX are present (checked); `a` has a.len() readable words
+            // and `r` at least that many writable ones (asserted).
+            return unsafe { addmul_1_adx(r.as_mut_ptr(), a.as_ptr(), a.len(), b) };
+        }
+        mpn::addmul_1(r, a, b)
+    }
+}
+
+static INFO: KernelInfo = KernelInfo {
+    name: "mulx-redc",
+    seed: "004 appendix (SOS); 001 future work (Karatsuba + reduction)",
+    summary: "schoolbook or Karatsuba product, then REDC, on mulx/adcx/adox rows",
+    words: &[64],
+    reductions: &[Reduction::Full, Reduction::Lazy],
+    constant_time: true,
+    available: is_available,
+};
+
+impl<L: Limb> Kernel<L> for MulxRedc {
+    fn info(&self) -> &'static KernelInfo {
+        &INFO
+    }
+
+    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+        karatsuba::mont_mul_with(&SCHOOLBOOK, m, a, Some(b), out);
+    }
+
+    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
+        karatsuba::mont_mul_with(&SCHOOLBOOK, m, a, None, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mulx row equals the portable one at every length 0..=20 on all-ones words
+    /// (the largest carries) and a pseudo-random pattern. On a CPU without BMI2/ADX
+    /// both sides are the portable row, and the test says so.
+    #[test]
+    fn row_equals_portable() {
+        if !is_available() {
+            eprintln!("mulx row: BMI2/ADX not available, comparing the fallback only");
+        }
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        for len in 0..=20 {
+            for pattern in 0..2 {
+                let mut gen = || {
+                    x = x.rotate_left(29).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 3;
+                    if pattern == 0 {
+                        u64::MAX
+                    } else {
+                        x
+                    }
+                };
+                let a: Vec<u64> = (0..len).map(|_| gen()).collect();
+                let r0: Vec<u64> = (0..len + 1).map(|_| gen()).collect();
+                let b = gen();
+                let (mut r1, mut r2) = (r0.clone(), r0.clone());
+                let c1 = Mulx::addmul_1(&mut r1, &a, b);
+                let c2 = mpn::addmul_1(&mut r2, &a, b);
+                assert_eq!((c1, &r1), (c2, &r2), "len {len} pattern {pattern}");
+            }
+        }
+    }
+}
