@@ -8,7 +8,8 @@
 //! 2. from [`Thresholds::karatsuba_from`] limbs: [`crate::algo::karatsuba`] (separated
 //!    Karatsuba product and REDC);
 //! 3. from [`Thresholds::mulx_from`] limbs on a CPU with BMI2 and ADX:
-//!    [`crate::simd::mulx::MulxRedc`] (schoolbook product and REDC on `mulx` rows);
+//!    [`crate::simd::mulx::MulxRedc`] (schoolbook product and REDC on `mulx` rows),
+//!    in its stack-array form [`crate::fixed::FixedMulx`] at the specialised sizes;
 //! 4. a limb count with a size-specialised instance: [`crate::fixed::Fixed`];
 //! 5. otherwise the same code with run-time lengths, [`crate::fixed::Words`].
 //!
@@ -63,7 +64,7 @@ pub fn pick<L: Limb>(th: &Thresholds, limbs: usize) -> &'static dyn Kernel<L> {
     } else if limbs >= th.karatsuba_from {
         &Karatsuba
     } else if limbs >= th.mulx_from && mulx::is_available() {
-        &MulxRedc
+        fixed::specialised_mulx::<L>(limbs).unwrap_or(&MulxRedc)
     } else {
         fixed::specialised::<L>(limbs).unwrap_or(&Words)
     }

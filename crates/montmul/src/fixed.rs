@@ -10,6 +10,10 @@
 //! the diagonal ([`mpn::sqr_basecase`]), then a separate Montgomery reduction
 //! ([`mpn::redc`]): `N^2 / 2 + N^2` word products instead of `2 N^2`.
 //!
+//! [`FixedMulx`] is the same specialisation of `mulx-redc`
+//! ([`crate::simd::mulx::MulxRedc`]): the schoolbook product and REDC on
+//! `mulx`/`adcx`/`adox` rows, on stack arrays, for the same sizes.
+//!
 //! [`SIZES`] lists the specialised limb counts: 1 to 9, and 12, 16, 24, 32, 48, 64
 //! (256 to 4096 bits) each with its `+ 1` neighbour, which lazy reduction needs for a
 //! modulus of full width (R > 4n takes two extra bits). Other limb counts run the same
@@ -23,7 +27,8 @@ use core::any::Any;
 
 use crate::algo::cios::Cios;
 use crate::kernel::{portable, Kernel, KernelInfo};
-use crate::mpn::{self, Portable};
+use crate::mpn::{self, AddMul, Portable};
+use crate::simd::mulx::{Mulx, MulxRedc};
 use crate::{Limb, Modulus, Reduction};
 
 /// The named kernel `cios-fixed`: for each modulus it resolves to the size-specialised
@@ -32,6 +37,11 @@ pub struct CiosFixed;
 
 /// The CIOS multiplication and SOS squaring specialised for `N` limbs of 64 bits.
 pub struct Fixed<const N: usize>;
+
+/// The schoolbook product and REDC (and the SOS squaring and REDC) on
+/// `mulx`/`adcx`/`adox` rows, specialised for `N` limbs of 64 bits: what `mulx-redc`
+/// resolves to at the sizes of [`SIZES`].
+pub struct FixedMulx<const N: usize>;
 
 /// The same code as [`Fixed`] with run-time lengths, for limb counts without a
 /// specialisation (operands are copied to 64-bit words on the stack).
@@ -52,10 +62,18 @@ macro_rules! specialised_sizes {
         /// Limb counts with a size-specialised instance ([`Fixed`]).
         pub const SIZES: &[usize] = &[$($n),*];
 
-        /// The specialised kernel for `limbs` limbs, if there is one.
+        /// The specialised `cios-fixed` kernel for `limbs` limbs, if there is one.
         pub fn specialised<L: Limb>(limbs: usize) -> Option<&'static dyn Kernel<L>> {
             match limbs {
                 $($n => Some(&Fixed::<$n>),)*
+                _ => None,
+            }
+        }
+
+        /// The specialised `mulx-redc` kernel for `limbs` limbs, if there is one.
+        pub fn specialised_mulx<L: Limb>(limbs: usize) -> Option<&'static dyn Kernel<L>> {
+            match limbs {
+                $($n => Some(&FixedMulx::<$n>),)*
                 _ => None,
             }
         }
@@ -116,15 +134,39 @@ pub fn mul<const N: usize>(
     t
 }
 
-/// `a^2 * R^-1 mod n` for an `N`-limb operand: SOS squaring, then REDC.
-pub fn sqr<const N: usize>(a: &[u64; N], n: &[u64; N], n0: u64, reduction: Reduction) -> [u64; N] {
+/// `a^2 * R^-1 mod n` for an `N`-limb operand: SOS squaring, then REDC, on rows `R`.
+pub fn sqr<R: AddMul, const N: usize>(
+    a: &[u64; N],
+    n: &[u64; N],
+    n0: u64,
+    reduction: Reduction,
+) -> [u64; N] {
     // 2N words as two N-word halves (stable Rust has no `[u64; 2 * N]`).
     let mut wide = [[0u64; N]; 2];
     let wide = wide.as_flattened_mut();
-    mpn::sqr_basecase::<Portable>(wide, a);
+    mpn::sqr_basecase::<R>(wide, a);
     let mut out = [0u64; N];
     // a < 2n (lazy) gives a^2 < 4n^2 < nR since R > 4n; a < n (full) gives a^2 < nR.
-    let top = mpn::redc::<Portable>(wide, n, n0, &mut out);
+    let top = mpn::redc::<R>(wide, n, n0, &mut out);
+    finish(&mut out, top, n, reduction);
+    out
+}
+
+/// `a * b * R^-1 mod n` for `N`-limb operands: schoolbook product, then REDC, on rows
+/// `R` (the separated form; [`mul`] is the interleaved one).
+pub fn mul_redc<R: AddMul, const N: usize>(
+    a: &[u64; N],
+    b: &[u64; N],
+    n: &[u64; N],
+    n0: u64,
+    reduction: Reduction,
+) -> [u64; N] {
+    let mut wide = [[0u64; N]; 2];
+    let wide = wide.as_flattened_mut();
+    mpn::mul_basecase::<R>(wide, a, b);
+    let mut out = [0u64; N];
+    // Inputs below n (full) or 2n with R > 4n (lazy): the product is below n R.
+    let top = mpn::redc::<R>(wide, n, n0, &mut out);
     finish(&mut out, top, n, reduction);
     out
 }
@@ -142,38 +184,69 @@ fn as_words_mut<L: Limb, const N: usize>(x: &mut [L]) -> Option<&mut [u64; N]> {
     (x as &mut dyn Any).downcast_mut()
 }
 
+/// Runs `f(a, b, n)` on the operands as `N` 64-bit words and stores its result in
+/// `out`. Returns false, doing nothing, when `L` is not `u64` or the lengths are not `N`
+/// (the kernel was resolved for another modulus).
+#[inline(always)]
+fn on_words<L: Limb, const N: usize>(
+    m: &Modulus<L>,
+    a: &[L],
+    b: &[L],
+    out: &mut [L],
+    f: impl FnOnce(&[u64; N], &[u64; N], &[u64; N]) -> [u64; N],
+) -> bool {
+    match (
+        as_words::<L, N>(a),
+        as_words::<L, N>(b),
+        as_words::<L, N>(m.n()),
+        as_words_mut::<L, N>(out),
+    ) {
+        (Some(a), Some(b), Some(n), Some(out)) => {
+            *out = f(a, b, n);
+            true
+        }
+        _ => false,
+    }
+}
+
 impl<L: Limb, const N: usize> Kernel<L> for Fixed<N> {
     fn info(&self) -> &'static KernelInfo {
         &INFO
     }
 
     fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-        match (
-            as_words::<L, N>(a),
-            as_words::<L, N>(b),
-            as_words::<L, N>(m.n()),
-        ) {
-            (Some(a), Some(b), Some(n)) => {
-                let r = mul(a, b, n, m.n0().to_u64(), m.reduction());
-                if let Some(out) = as_words_mut::<L, N>(out) {
-                    *out = r;
-                }
-            }
-            // Not 64-bit limbs, or not N of them: the kernel was resolved for another
-            // modulus; the generic CIOS gives the same result.
-            _ => Cios.mul(m, a, b, out),
+        let (n0, red) = (m.n0().to_u64(), m.reduction());
+        if !on_words::<L, N>(m, a, b, out, |a, b, n| mul(a, b, n, n0, red)) {
+            Cios.mul(m, a, b, out);
         }
     }
 
     fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-        match (as_words::<L, N>(a), as_words::<L, N>(m.n())) {
-            (Some(a), Some(n)) => {
-                let r = sqr(a, n, m.n0().to_u64(), m.reduction());
-                if let Some(out) = as_words_mut::<L, N>(out) {
-                    *out = r;
-                }
-            }
-            _ => Cios.sqr(m, a, out),
+        let (n0, red) = (m.n0().to_u64(), m.reduction());
+        if !on_words::<L, N>(m, a, a, out, |a, _, n| sqr::<Portable, N>(a, n, n0, red)) {
+            Cios.sqr(m, a, out);
+        }
+    }
+}
+
+impl<L: Limb, const N: usize> Kernel<L> for FixedMulx<N> {
+    fn info(&self) -> &'static KernelInfo {
+        Kernel::<L>::info(&MulxRedc)
+    }
+
+    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+        let (n0, red) = (m.n0().to_u64(), m.reduction());
+        if !on_words::<L, N>(m, a, b, out, |a, b, n| {
+            mul_redc::<Mulx, N>(a, b, n, n0, red)
+        }) {
+            Cios.mul(m, a, b, out);
+        }
+    }
+
+    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
+        let (n0, red) = (m.n0().to_u64(), m.reduction());
+        if !on_words::<L, N>(m, a, a, out, |a, _, n| sqr::<Mulx, N>(a, n, n0, red)) {
+            Cios.sqr(m, a, out);
         }
     }
 }

@@ -188,23 +188,32 @@ pub fn reduce_once(t: &mut [u64], top: u64, n: &[u64]) {
     }
 }
 
-/// Runs `f` on a zeroed stack buffer of at least `len` words (tiers of 64, 256, 1024
-/// and 4096 words, so small sizes do not pay for clearing a large buffer).
+/// Runs `f` on a zeroed stack buffer of at least `len` words, from tiers of 32 to 4096
+/// words doubling in size, so that no size pays for clearing more than twice what it
+/// needs.
 ///
 /// # Panics
 /// When `len > 4096` words: montmul's largest modulus (16384 bits, 256 limbs) needs far
 /// less scratch than that.
 #[inline]
 pub fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [u64]) -> R) -> R {
-    if len <= 64 {
-        f(&mut [0u64; 64])
-    } else if len <= 256 {
-        f(&mut [0u64; 256])
-    } else if len <= 1024 {
-        f(&mut [0u64; 1024])
-    } else {
-        assert!(len <= 4096, "scratch of {len} words requested");
-        f(&mut [0u64; 4096])
+    /// One tier: a buffer of `W` words in its own stack frame.
+    #[inline(never)]
+    fn tier<const W: usize, R>(f: impl FnOnce(&mut [u64]) -> R) -> R {
+        f(&mut [0u64; W])
+    }
+    match len {
+        0..=32 => tier::<32, R>(f),
+        33..=64 => tier::<64, R>(f),
+        65..=128 => tier::<128, R>(f),
+        129..=256 => tier::<256, R>(f),
+        257..=512 => tier::<512, R>(f),
+        513..=1024 => tier::<1024, R>(f),
+        1025..=2048 => tier::<2048, R>(f),
+        _ => {
+            assert!(len <= 4096, "scratch of {len} words requested");
+            tier::<4096, R>(f)
+        }
     }
 }
 

@@ -9,8 +9,8 @@ use crate::dispatch::Thresholds;
 
 /// The thresholds `auto` and `karatsuba` use.
 pub const TUNED: Thresholds = Thresholds {
-    karatsuba_from: 84,
-    mulx_from: 20,
-    karatsuba_mul_base: 86,
-    karatsuba_sqr_base: 96,
+    karatsuba_from: 76,
+    mulx_from: 14,
+    karatsuba_mul_base: 60,
+    karatsuba_sqr_base: usize::MAX,
 };

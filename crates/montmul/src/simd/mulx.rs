@@ -57,22 +57,27 @@ pub fn is_available() -> bool {
 unsafe fn addmul_1_adx(r: *mut u64, a: *const u64, len: usize, b: u64) -> u64 {
     let carry: u64;
     // One limb: hi:lo = a[j] b; lo += r[j] + CF (adcx); lo += c + OF (adox); r[j] = lo;
-    // c = hi. Loop control uses lea/jrcxz/jmp, which leave both flags alone. At the end
-    // c + CF + OF is the carry word: the row's true sum r + a b < 2^(64(n+1)).
+    // the high word becomes the next limb's c. The unrolled block alternates `c` and
+    // `h` as that register, so no move is needed. Loop control uses lea/jrcxz/jmp,
+    // which leave both flags alone. At the end c + CF + OF is the carry word: the row's
+    // true sum r + a b is below 2^(64(n+1)).
     macro_rules! limb {
-        ($off:literal) => {
+        ($off:literal, $c_in:literal, $hi_out:literal) => {
             concat!(
-                "mulx {hi}, {lo}, qword ptr [{a} + ",
+                "mulx {",
+                $hi_out,
+                "}, {lo}, qword ptr [{a} + ",
                 $off,
                 "]\n",
                 "adcx {lo}, qword ptr [{r} + ",
                 $off,
                 "]\n",
-                "adox {lo}, {c}\n",
+                "adox {lo}, {",
+                $c_in,
+                "}\n",
                 "mov qword ptr [{r} + ",
                 $off,
                 "], {lo}\n",
-                "mov {c}, {hi}\n",
             )
         };
     }
@@ -82,25 +87,33 @@ unsafe fn addmul_1_adx(r: *mut u64, a: *const u64, len: usize, b: u64) -> u64 {
     unsafe {
         core::arch::asm!(
             "xor {c:e}, {c:e}",
-            // len % 4 single limbs, then len / 4 blocks of four.
+            // len % 8 single limbs, then len / 8 blocks of eight.
             "2:",
             "jrcxz 3f",
-            limb!("0"),
+            limb!("0", "c", "h"),
+            "mov {c}, {h}",
             "lea {a}, [{a} + 8]",
             "lea {r}, [{r} + 8]",
             "lea rcx, [rcx - 1]",
             "jmp 2b",
             "3:",
             "mov rcx, {blocks}",
+            // The test sits after the body: jrcxz only jumps 127 bytes.
+            "jmp 44f",
             "4:",
-            "jrcxz 5f",
-            limb!("0"),
-            limb!("8"),
-            limb!("16"),
-            limb!("24"),
-            "lea {a}, [{a} + 32]",
-            "lea {r}, [{r} + 32]",
+            limb!("0", "c", "h"),
+            limb!("8", "h", "c"),
+            limb!("16", "c", "h"),
+            limb!("24", "h", "c"),
+            limb!("32", "c", "h"),
+            limb!("40", "h", "c"),
+            limb!("48", "c", "h"),
+            limb!("56", "h", "c"),
+            "lea {a}, [{a} + 64]",
+            "lea {r}, [{r} + 64]",
             "lea rcx, [rcx - 1]",
+            "44:",
+            "jrcxz 5f",
             "jmp 4b",
             "5:",
             "mov {lo}, 0",
@@ -108,11 +121,11 @@ unsafe fn addmul_1_adx(r: *mut u64, a: *const u64, len: usize, b: u64) -> u64 {
             "adox {c}, {lo}",
             a = inout(reg) a => _,
             r = inout(reg) r => _,
-            blocks = in(reg) len / 4,
-            inout("rcx") len % 4 => _,
+            blocks = in(reg) len / 8,
+            inout("rcx") len % 8 => _,
             in("rdx") b,
             lo = out(reg) _,
-            hi = out(reg) _,
+            h = out(reg) _,
             c = out(reg) carry,
             options(nostack),
         );
@@ -147,6 +160,11 @@ static INFO: KernelInfo = KernelInfo {
 impl<L: Limb> Kernel<L> for MulxRedc {
     fn info(&self) -> &'static KernelInfo {
         &INFO
+    }
+
+    /// The stack-array instance ([`crate::fixed::FixedMulx`]) at the specialised sizes.
+    fn resolve(&self, limbs: usize) -> Option<&'static dyn Kernel<L>> {
+        crate::fixed::specialised_mulx::<L>(limbs)
     }
 
     fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
