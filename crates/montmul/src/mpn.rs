@@ -28,12 +28,19 @@ pub fn add3(a: u64, b: u64, c: u64) -> (u64, u64) {
     (t as u64, (t >> 64) as u64)
 }
 
-/// The row operation the products and the reduction below are built from:
-/// `r[..a.len()] += a * b`, returning the carry word. [`Portable`] is plain Rust;
-/// [`crate::simd::mulx::Mulx`] uses the `mulx`/`adcx`/`adox` instructions.
+/// The passes the products and the reduction below are built from. [`Portable`] is
+/// plain Rust; [`crate::simd::mulx::Mulx`] uses the `mulx`/`adcx`/`adox` instructions.
 pub trait AddMul {
     /// `r[..a.len()] += a * b` (`r` at least as long as `a`); returns the carry word.
     fn addmul_1(r: &mut [u64], a: &[u64], b: u64) -> u64;
+
+    /// The last pass of a squaring: `r = 2 r + sum a[i]^2 2^(128 i)` over
+    /// `r.len() == 2 * a.len()` words, where the result fits in `r`
+    /// ([`sqr_basecase`]).
+    #[inline(always)]
+    fn double_add_diagonal(r: &mut [u64], a: &[u64]) {
+        double_add_diagonal(r, a);
+    }
 }
 
 /// Rows in plain Rust ([`addmul_1`]), for every target.
@@ -121,14 +128,21 @@ pub fn sqr_basecase<R: AddMul>(r: &mut [u64], a: &[u64]) {
     for i in 0..n - 1 {
         r[n + i] = R::addmul_1(&mut r[2 * i + 1..], &a[i + 1..], a[i]);
     }
-    // Double: the triangle is below 2^(64(2n-1)) / 2, so the shift cannot overflow r.
+    // The triangle is below 2^(64(2n-1)) / 2, so doubling it cannot overflow r.
+    R::double_add_diagonal(r, a);
+}
+
+/// `r = 2 r + sum a[i]^2 2^(128 i)`, `r.len() == 2 * a.len()`, the result below
+/// `2^(64 r.len())`: a one-bit shift of `r`, then the diagonal added with the carry
+/// running through.
+#[inline(always)]
+pub fn double_add_diagonal(r: &mut [u64], a: &[u64]) {
     let mut top = 0;
     for r_j in r.iter_mut() {
         let next = *r_j >> 63;
         *r_j = *r_j << 1 | top;
         top = next;
     }
-    // Add the diagonal: r[2i .. 2i+2] += a[i]^2 with the carry running through.
     let mut c = 0u64;
     for (i, &a_i) in a.iter().enumerate() {
         let (lo, hi) = mac(0, a_i, a_i, 0);
@@ -136,7 +150,7 @@ pub fn sqr_basecase<R: AddMul>(r: &mut [u64], a: &[u64]) {
         let (s1, c1) = add3(r[2 * i + 1], hi, c0);
         r[2 * i] = s0;
         r[2 * i + 1] = s1;
-        // The full square fits in 2n words, so the final carry is 0; meanwhile c <= 1
+        // The result fits in r, so the final carry is 0; meanwhile c <= 1
         // (r + hi + c0 <= 2^64 - 1 + 2^64 - 2 + 2 < 2^65).
         c = c1;
     }

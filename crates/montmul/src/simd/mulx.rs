@@ -133,7 +133,66 @@ unsafe fn addmul_1_adx(r: *mut u64, a: *const u64, len: usize, b: u64) -> u64 {
     carry
 }
 
+/// `r = 2 r + sum a[i]^2 2^(128 i)` over `2 len` words of `r`: per `i`, `adcx` doubles
+/// the two words of `r` along the carry flag (x + x + CF) while `adox` adds `a[i]^2`
+/// along the overflow flag. Both flags end clear: the result fits in `r`.
+///
+/// # Safety
+/// The CPU has BMI2 and ADX; `a` is valid for reading `len` words and `r` for reading
+/// and writing `2 len` words.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,adx")]
+unsafe fn double_add_diagonal_adx(r: *mut u64, a: *const u64, len: usize) {
+    // SAFETY: the caller guarantees the features and the words behind both pointers;
+    // the asm reads a[0..len] and reads/writes r[0..2 len], nothing else, no stack.
+    unsafe {
+        core::arch::asm!(
+            "xor {x0:e}, {x0:e}",
+            "jmp 3f",
+            "2:",
+            "mov rdx, qword ptr [{a}]",
+            "mulx {hi}, {lo}, rdx",
+            "mov {x0}, qword ptr [{r}]",
+            "mov {x1}, qword ptr [{r} + 8]",
+            "adcx {x0}, {x0}",
+            "adcx {x1}, {x1}",
+            "adox {x0}, {lo}",
+            "adox {x1}, {hi}",
+            "mov qword ptr [{r}], {x0}",
+            "mov qword ptr [{r} + 8], {x1}",
+            "lea {a}, [{a} + 8]",
+            "lea {r}, [{r} + 16]",
+            "lea rcx, [rcx - 1]",
+            "3:",
+            "jrcxz 4f",
+            "jmp 2b",
+            "4:",
+            a = inout(reg) a => _,
+            r = inout(reg) r => _,
+            inout("rcx") len => _,
+            out("rdx") _,
+            lo = out(reg) _,
+            hi = out(reg) _,
+            x0 = out(reg) _,
+            x1 = out(reg) _,
+            options(nostack),
+        );
+    }
+}
+
 impl AddMul for Mulx {
+    #[inline]
+    fn double_add_diagonal(r: &mut [u64], a: &[u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if is_available() {
+            assert_eq!(r.len(), 2 * a.len(), "square of the wrong length");
+            // SAFETY: BMI2 and ADX are present (checked); `a` has a.len() readable words
+            // and `r` exactly twice that many writable ones (asserted).
+            return unsafe { double_add_diagonal_adx(r.as_mut_ptr(), a.as_ptr(), a.len()) };
+        }
+        mpn::double_add_diagonal(r, a);
+    }
+
     #[inline]
     fn addmul_1(r: &mut [u64], a: &[u64], b: u64) -> u64 {
         #[cfg(target_arch = "x86_64")]
@@ -180,8 +239,9 @@ impl<L: Limb> Kernel<L> for MulxRedc {
 mod tests {
     use super::*;
 
-    /// The mulx row equals the portable one at every length 0..=20 on all-ones words
-    /// (the largest carries) and a pseudo-random pattern. On a CPU without BMI2/ADX
+    /// The mulx row equals the portable one, and the squaring on mulx passes equals the
+    /// portable product, at every length 0..=20 on all-ones words (the largest carries)
+    /// and a pseudo-random pattern. On a CPU without BMI2/ADX
     /// both sides are the portable row, and the test says so.
     #[test]
     fn row_equals_portable() {
@@ -206,6 +266,13 @@ mod tests {
                 let c1 = Mulx::addmul_1(&mut r1, &a, b);
                 let c2 = mpn::addmul_1(&mut r2, &a, b);
                 assert_eq!((c1, &r1), (c2, &r2), "len {len} pattern {pattern}");
+                if len > 0 {
+                    // The squaring, whose last pass is double_add_diagonal.
+                    let (mut sq, mut pr) = (vec![0u64; 2 * len], vec![0u64; 2 * len]);
+                    mpn::sqr_basecase::<Mulx>(&mut sq, &a);
+                    mpn::mul_basecase::<mpn::Portable>(&mut pr, &a, &a);
+                    assert_eq!(sq, pr, "square len {len} pattern {pattern}");
+                }
             }
         }
     }
