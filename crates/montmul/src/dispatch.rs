@@ -49,7 +49,7 @@ pub struct Auto;
 
 static INFO: KernelInfo = KernelInfo {
     name: "auto",
-    seed: "dispatch over cios-fixed, mulx-redc, karatsuba, cios",
+    seed: "dispatch, tuned thresholds",
     summary: "picks the fastest kernel for the limb type, limb count and CPU (tuned table)",
     words: &[8, 16, 32, 64],
     reductions: &[Reduction::Full, Reduction::Lazy],

@@ -49,7 +49,7 @@ pub struct Words;
 
 static INFO: KernelInfo = KernelInfo {
     name: "cios-fixed",
-    seed: "004 appendix (CIOS, SOS); 002 Alg. 2",
+    seed: "004 app. (CIOS, SOS); 002 Alg. 2",
     summary: "CIOS multiply and SOS square on 64-bit words, specialised per limb count",
     words: &[64],
     reductions: &[Reduction::Full, Reduction::Lazy],

@@ -67,8 +67,8 @@ impl<L: Limb> Registry<L> {
         &algo::cios::Cios,
         &crate::fixed::CiosFixed,
         &algo::karatsuba::Karatsuba,
-        &crate::dispatch::Auto,
         &crate::simd::mulx::MulxRedc,
+        &crate::dispatch::Auto,
     ];
 }
 

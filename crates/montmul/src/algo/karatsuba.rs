@@ -33,7 +33,7 @@ pub struct Karatsuba;
 
 static INFO: KernelInfo = KernelInfo {
     name: "karatsuba",
-    seed: "001 future work (Karatsuba + Montgomery reduction)",
+    seed: "001 future work",
     summary: "separated: Karatsuba product (schoolbook below a tuned size), then REDC",
     words: &[64],
     reductions: &[Reduction::Full, Reduction::Lazy],

@@ -208,8 +208,8 @@ impl AddMul for Mulx {
 
 static INFO: KernelInfo = KernelInfo {
     name: "mulx-redc",
-    seed: "004 appendix (SOS); 001 future work (Karatsuba + reduction)",
-    summary: "schoolbook or Karatsuba product, then REDC, on mulx/adcx/adox rows",
+    seed: "004 appendix (SOS)",
+    summary: "schoolbook product (SOS squaring), then REDC, on mulx/adcx/adox rows",
     words: &[64],
     reductions: &[Reduction::Full, Reduction::Lazy],
     constant_time: true,
