@@ -49,11 +49,15 @@ pub fn is_available() -> bool {
 
 /// `r[..n] += a[..n] * b`, returning the carry word; n = `len`.
 ///
+/// Inlined into its callers (inline asm needs no `target_feature` to assemble), so a
+/// product or a reduction is one loop of rows without a call per row; the feature check
+/// in [`Mulx::addmul_1`] is a cached flag, predicted the same way every time.
+///
 /// # Safety
 /// The CPU has BMI2 and ADX; `a` is valid for reading and `r` for reading and writing
 /// `len` words.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2,adx")]
+#[inline(always)]
 unsafe fn addmul_1_adx(r: *mut u64, a: *const u64, len: usize, b: u64) -> u64 {
     let carry: u64;
     // One limb: hi:lo = a[j] b; lo += r[j] + CF (adcx); lo += c + OF (adox); r[j] = lo;
@@ -141,7 +145,7 @@ unsafe fn addmul_1_adx(r: *mut u64, a: *const u64, len: usize, b: u64) -> u64 {
 /// The CPU has BMI2 and ADX; `a` is valid for reading `len` words and `r` for reading
 /// and writing `2 len` words.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2,adx")]
+#[inline(always)]
 unsafe fn double_add_diagonal_adx(r: *mut u64, a: *const u64, len: usize) {
     // SAFETY: the caller guarantees the features and the words behind both pointers;
     // the asm reads a[0..len] and reads/writes r[0..2 len], nothing else, no stack.
@@ -181,7 +185,7 @@ unsafe fn double_add_diagonal_adx(r: *mut u64, a: *const u64, len: usize) {
 }
 
 impl AddMul for Mulx {
-    #[inline]
+    #[inline(always)]
     fn double_add_diagonal(r: &mut [u64], a: &[u64]) {
         #[cfg(target_arch = "x86_64")]
         if is_available() {
@@ -193,7 +197,7 @@ impl AddMul for Mulx {
         mpn::double_add_diagonal(r, a);
     }
 
-    #[inline]
+    #[inline(always)]
     fn addmul_1(r: &mut [u64], a: &[u64], b: u64) -> u64 {
         #[cfg(target_arch = "x86_64")]
         if is_available() {
