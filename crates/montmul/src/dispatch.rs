@@ -1,5 +1,5 @@
 //! The `auto` kernel: picks the fastest kernel for the limb type, the limb count and the
-//! CPU, once per [`Modulus`](crate::Modulus).
+//! CPU, once per [`Modulus`].
 //!
 //! The choice is a short chain, as in OpenSSL's `bn_mul_mont` dispatch and GMP's
 //! threshold tables:
