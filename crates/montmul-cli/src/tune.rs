@@ -172,25 +172,35 @@ fn machine() -> String {
         .map(|m| m.trim().to_string())
         .unwrap_or_else(|| "unknown CPU".to_string());
     let cpus = info.lines().filter(|l| l.starts_with("processor")).count();
-    let mut features = Vec::new();
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("bmi2") {
-            features.push("bmi2");
-        }
-        if std::arch::is_x86_feature_detected!("adx") {
-            features.push("adx");
-        }
-        if std::arch::is_x86_feature_detected!("avx512ifma") {
-            features.push("avx512ifma");
-        }
-    }
+    let features = cpu_features();
     format!(
         "{model}, {cpus} CPUs, {}{}{}",
         std::env::consts::ARCH,
         if features.is_empty() { "" } else { ", " },
         features.join(" ")
     )
+}
+
+/// The CPU features the kernels look for, as detected at run time.
+#[cfg(target_arch = "x86_64")]
+fn cpu_features() -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        out.push("bmi2");
+    }
+    if std::arch::is_x86_feature_detected!("adx") {
+        out.push("adx");
+    }
+    if std::arch::is_x86_feature_detected!("avx512ifma") {
+        out.push("avx512ifma");
+    }
+    out
+}
+
+/// No feature the kernels detect exists outside x86-64.
+#[cfg(not(target_arch = "x86_64"))]
+fn cpu_features() -> Vec<&'static str> {
+    Vec::new()
 }
 
 /// Today's date (UTC) as YYYY-MM-DD, from the system clock (H. Hinnant's
