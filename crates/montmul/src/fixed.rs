@@ -109,16 +109,6 @@ fn cios(a: &[u64], b: &[u64], n: &[u64], n0: u64, t: &mut [u64]) -> u64 {
     t_hi
 }
 
-/// Finishes a Montgomery product `top * R + t < 2n` under the modulus' policy.
-#[inline(always)]
-fn finish(t: &mut [u64], top: u64, n: &[u64], reduction: Reduction) {
-    match reduction {
-        Reduction::Full => mpn::reduce_once(t, top, n),
-        // R > 4n: the value is below 2n < R/2, so top is 0 and t is the result.
-        Reduction::Lazy => debug_assert_eq!(top, 0),
-    }
-}
-
 /// `a * b * R^-1 mod n` for `N`-limb operands (below n, or 2n with lazy reduction),
 /// R = 2^(64 N).
 pub fn mul<const N: usize>(
@@ -130,7 +120,7 @@ pub fn mul<const N: usize>(
 ) -> [u64; N] {
     let mut t = [0u64; N];
     let top = cios(a, b, n, n0, &mut t);
-    finish(&mut t, top, n, reduction);
+    mpn::finish(&mut t, top, n, reduction);
     t
 }
 
@@ -148,7 +138,7 @@ pub fn sqr<R: AddMul, const N: usize>(
     let mut out = [0u64; N];
     // a < 2n (lazy) gives a^2 < 4n^2 < nR since R > 4n; a < n (full) gives a^2 < nR.
     let top = mpn::redc::<R>(wide, n, n0, &mut out);
-    finish(&mut out, top, n, reduction);
+    mpn::finish(&mut out, top, n, reduction);
     out
 }
 
@@ -167,7 +157,7 @@ pub fn mul_redc<R: AddMul, const N: usize>(
     let mut out = [0u64; N];
     // Inputs below n (full) or 2n with R > 4n (lazy): the product is below n R.
     let top = mpn::redc::<R>(wide, n, n0, &mut out);
-    finish(&mut out, top, n, reduction);
+    mpn::finish(&mut out, top, n, reduction);
     out
 }
 
@@ -251,19 +241,6 @@ impl<L: Limb, const N: usize> Kernel<L> for FixedMulx<N> {
     }
 }
 
-/// Copies limbs of any width into 64-bit words (`dst.len()` of them).
-fn load<L: Limb>(dst: &mut [u64], src: &[L]) {
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d = s.to_u64();
-    }
-}
-
-fn store<L: Limb>(dst: &mut [L], src: &[u64]) {
-    for (d, &s) in dst.iter_mut().zip(src) {
-        *d = L::from_u64(s);
-    }
-}
-
 impl<L: Limb> Kernel<L> for Words {
     fn info(&self) -> &'static KernelInfo {
         &INFO
@@ -278,13 +255,13 @@ impl<L: Limb> Kernel<L> for Words {
             let (aw, rest) = buf.split_at_mut(s);
             let (bw, rest) = rest.split_at_mut(s);
             let (nw, t) = rest.split_at_mut(s);
-            load(aw, a);
-            load(bw, b);
-            load(nw, m.n());
+            mpn::load(aw, a);
+            mpn::load(bw, b);
+            mpn::load(nw, m.n());
             let t = &mut t[..s];
             let top = cios(aw, bw, nw, m.n0().to_u64(), t);
-            finish(t, top, nw, m.reduction());
-            store(out, t);
+            mpn::finish(t, top, nw, m.reduction());
+            mpn::store(out, t);
         });
     }
 
@@ -298,12 +275,12 @@ impl<L: Limb> Kernel<L> for Words {
             let (nw, rest) = rest.split_at_mut(s);
             let (wide, rest) = rest.split_at_mut(2 * s);
             let t = &mut rest[..s];
-            load(aw, a);
-            load(nw, m.n());
+            mpn::load(aw, a);
+            mpn::load(nw, m.n());
             mpn::sqr_basecase::<Portable>(wide, aw);
             let top = mpn::redc::<Portable>(wide, nw, m.n0().to_u64(), t);
-            finish(t, top, nw, m.reduction());
-            store(out, t);
+            mpn::finish(t, top, nw, m.reduction());
+            mpn::store(out, t);
         });
     }
 }

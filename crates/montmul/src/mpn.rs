@@ -2,13 +2,16 @@
 //!
 //! Named after GMP's `mpn` layer (`mpn/generic/{addmul_1,mul_basecase,sqr_basecase,
 //! redc_1}.c`): little-endian `u64` slices, products through `u128` so that LLVM picks
-//! `mul`/`mulx` and `adc` chains. The functions are `#[inline(always)]`: called with
-//! lengths that are compile-time constants (the size-specialised kernels of
-//! [`crate::fixed`]) every loop unrolls; called with run-time lengths (Karatsuba, the
-//! sizes without a specialisation) they are ordinary loops.
+//! `mul` and `adc` chains. The functions are `#[inline(always)]`: called with lengths
+//! that are compile-time constants (the size-specialised kernels of [`crate::fixed`])
+//! LLVM unrolls their loops and drops the bounds checks (completely up to 4 limbs, the
+//! inner loops beyond, by its own cost model); called with run-time lengths (Karatsuba,
+//! the sizes without a specialisation) they are ordinary loops.
 //!
 //! Constant-time: yes. Loop bounds depend on lengths only, never on values, and every
 //! choice on values is made with masks.
+
+use crate::{Limb, Reduction};
 
 /// `acc + a * b + c` as `(low, high)`.
 ///
@@ -199,6 +202,33 @@ pub fn reduce_once(t: &mut [u64], top: u64, n: &[u64]) {
         let (d2, b2) = d1.overflowing_sub(borrow);
         *x = d2;
         borrow = (b1 | b2) as u64;
+    }
+}
+
+/// Finishes a Montgomery product `top * R + t < 2n` under the modulus' policy: one
+/// masked subtraction for [`Reduction::Full`]; nothing for [`Reduction::Lazy`], where
+/// R > 4n puts the value below 2n < R/2, so `top` is 0 and `t` is the result.
+#[inline(always)]
+pub fn finish(t: &mut [u64], top: u64, n: &[u64], reduction: Reduction) {
+    match reduction {
+        Reduction::Full => reduce_once(t, top, n),
+        Reduction::Lazy => debug_assert_eq!(top, 0),
+    }
+}
+
+/// Copies limbs of any width into 64-bit words (`dst.len()` of them).
+#[inline]
+pub fn load<L: Limb>(dst: &mut [u64], src: &[L]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = s.to_u64();
+    }
+}
+
+/// Copies 64-bit words back into limbs (`dst.len()` of them, each word fitting `L`).
+#[inline]
+pub fn store<L: Limb>(dst: &mut [L], src: &[u64]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = L::from_u64(s);
     }
 }
 

@@ -177,30 +177,19 @@ pub fn mont_mul_with<L: Limb>(
         let (nw, rest) = rest.split_at_mut(s);
         let (wide, rest) = rest.split_at_mut(2 * s);
         let (t, scratch) = rest.split_at_mut(s);
-        for (w, x) in aw.iter_mut().zip(a) {
-            *w = x.to_u64();
-        }
-        for (w, x) in nw.iter_mut().zip(m.n()) {
-            *w = x.to_u64();
-        }
+        mpn::load(aw, a);
+        mpn::load(nw, m.n());
         match b {
             Some(b) => {
-                for (w, x) in bw.iter_mut().zip(b) {
-                    *w = x.to_u64();
-                }
+                mpn::load(bw, b);
                 product::<Mulx>(wide, aw, bw, base, scratch);
             }
             None => square::<Mulx>(wide, aw, base, scratch),
         }
         // Inputs below n (full) or 2n with R > 4n (lazy): the product is below n R.
         let top = mpn::redc::<Mulx>(wide, nw, m.n0().to_u64(), t);
-        match m.reduction() {
-            Reduction::Full => mpn::reduce_once(t, top, nw),
-            Reduction::Lazy => debug_assert_eq!(top, 0),
-        }
-        for (x, &w) in out.iter_mut().zip(t.iter()) {
-            *x = L::from_u64(w);
-        }
+        mpn::finish(t, top, nw, m.reduction());
+        mpn::store(out, t);
     });
 }
 
