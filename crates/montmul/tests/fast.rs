@@ -123,7 +123,7 @@ macro_rules! fixed_sizes {
 }
 
 fixed_sizes!(
-    fixed_1: 1, fixed_2: 2, fixed_3: 3, fixed_4: 4, fixed_5: 5, fixed_6: 6, fixed_8: 8,
+    fixed_1: 1, fixed_2: 2, fixed_3: 3, fixed_4: 4, fixed_5: 5, fixed_6: 6, fixed_7: 7, fixed_8: 8,
     fixed_9: 9, fixed_12: 12, fixed_16: 16, fixed_24: 24, fixed_32: 32, fixed_48: 48,
     fixed_64: 64
 );
@@ -243,7 +243,7 @@ fn mulx_redc_sizes() {
     }
     let mut rng = TestRng::new(8);
     let k = kernel::by_name::<u64>("mulx-redc").expect("registered");
-    for s in (1..=20).chain([24, 31, 32, 33, 48, 64, 65]) {
+    for s in (1..=20).chain([24, 25, 31, 32, 33, 48, 49, 64, 65]) {
         for n in moduli(&mut rng, s).into_iter().take(3) {
             for r in Reduction::ALL {
                 let m = Modulus::with_kernel(&kit::to_limbs::<u64>(&n, s), k, r).unwrap();
