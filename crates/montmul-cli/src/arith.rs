@@ -8,8 +8,8 @@ use crate::CliError;
 /// Options shared by `mul` and `exp`: which algorithm, word size and reduction policy.
 #[derive(clap::Args)]
 pub struct Engine {
-    /// Algorithm or kernel name (see `montmul algos`).
-    #[arg(long, default_value = "cios")]
+    /// Algorithm or kernel name (see `montmul algos`); `auto` picks the fastest.
+    #[arg(long, default_value = "auto")]
     algo: String,
     /// Word (limb) size in bits: 8, 16, 32 or 64.
     #[arg(long, default_value_t = 64)]
@@ -55,6 +55,10 @@ pub struct ExpArgs {
     /// The exponent E (hex; may be empty, meaning 0).
     #[arg(long, allow_hyphen_values = false)]
     exp: String,
+    /// Use the variable-time sliding window (faster; for public exponents only).
+    /// Default: the constant-time fixed window.
+    #[arg(long)]
+    vartime: bool,
     #[command(flatten)]
     engine: Engine,
 }
@@ -107,7 +111,12 @@ fn exp_with<L: Limb>(args: &ExpArgs) -> Result<(), CliError> {
     } else {
         hex_to_be_bytes(&args.exp).map_err(|e| CliError(format!("--exp: {e}")))?
     };
-    println!("0x{}", base.pow(&e).to_hex());
+    let result = if args.vartime {
+        base.pow_vartime(&e)
+    } else {
+        base.pow(&e)
+    };
+    println!("0x{}", result.to_hex());
     Ok(())
 }
 

@@ -9,6 +9,7 @@ mod bench;
 mod bench_threads;
 mod gen;
 mod sim;
+mod tune;
 
 use std::process::ExitCode;
 
@@ -36,6 +37,8 @@ enum Command {
     Sim(sim::Args),
     /// Emit a fully unrolled, branch-free Montgomery kernel for one modulus size (Rust or C).
     Gen(gen::Args),
+    /// Measure the size thresholds of the `auto` kernel on this machine and write the table.
+    Tune(tune::Args),
 }
 
 /// A failure to report: one line on stderr, exit status 2.
@@ -102,6 +105,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run_bench(args),
         Command::Sim(args) => sim::run(args),
         Command::Gen(args) => gen::run(args),
+        Command::Tune(args) => tune::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -50,6 +50,14 @@ pub trait Kernel<L: Limb>: Send + Sync {
     fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
         self.mul(m, a, a, out);
     }
+
+    /// The kernel that does the work for moduli of `limbs` limbs, asked once when a
+    /// [`Modulus`] is built and kept there. Dispatchers (`auto`, `cios-fixed`) return the
+    /// kernel they pick; `None`, the default, means this kernel itself.
+    fn resolve(&self, limbs: usize) -> Option<&'static dyn Kernel<L>> {
+        let _ = limbs;
+        None
+    }
 }
 
 struct Registry<L>(core::marker::PhantomData<L>);
@@ -65,6 +73,10 @@ impl<L: Limb> Registry<L> {
         &algo::mwr2mm::Mwr2mm,
         &algo::two_way::TwoWay,
         &algo::columns::Columns,
+        &crate::fixed::CiosFixed,
+        &algo::karatsuba::Karatsuba,
+        &crate::simd::mulx::MulxRedc,
+        &crate::dispatch::Auto,
     ];
 }
 
@@ -86,7 +98,7 @@ pub fn by_name<L: Limb>(name: &str) -> Result<&'static dyn Kernel<L>, Error> {
 
 /// The kernel [`Modulus::new`] uses when none is named.
 pub fn default<L: Limb>() -> &'static dyn Kernel<L> {
-    &algo::cios::Cios
+    &crate::dispatch::Auto
 }
 
 /// Descriptions of every kernel of every limb type, each name once.

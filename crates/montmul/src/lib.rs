@@ -26,6 +26,13 @@ mod modulus;
 pub mod parallel;
 mod residue;
 
+pub mod dispatch;
+pub mod exp;
+pub mod fixed;
+pub mod mpn;
+pub mod simd;
+pub mod thresholds;
+
 pub use error::Error;
 pub use kernel::{Kernel, KernelInfo};
 pub use limb::{Limb, WORD_SIZES};

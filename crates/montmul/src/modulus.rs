@@ -59,6 +59,8 @@ pub struct Modulus<L: Limb> {
     bound: Vec<L>,
     reduction: Reduction,
     kernel: &'static dyn Kernel<L>,
+    /// What `kernel` resolved to for this limb count ([`Kernel::resolve`]).
+    engine: &'static dyn Kernel<L>,
 }
 
 impl<L: Limb> Modulus<L> {
@@ -159,6 +161,7 @@ impl<L: Limb> Modulus<L> {
                 two_n
             }
         };
+        let engine = kernel.resolve(s).unwrap_or(kernel);
         Ok(Modulus {
             n,
             bits,
@@ -168,6 +171,7 @@ impl<L: Limb> Modulus<L> {
             bound,
             reduction,
             kernel,
+            engine,
         })
     }
 
@@ -208,17 +212,23 @@ impl<L: Limb> Modulus<L> {
         self.kernel
     }
 
+    /// The kernel that runs the products: the chosen kernel, or what it resolved to for
+    /// this limb count (`auto` picks one here, once).
+    pub fn engine(&self) -> &'static dyn Kernel<L> {
+        self.engine
+    }
+
     /// Montgomery product `a * b * R^-1 mod n` of two limb vectors through this
     /// modulus' kernel (inputs and output below [`Self::bound`]).
     #[inline]
     pub fn mont_mul(&self, a: &[L], b: &[L], out: &mut [L]) {
-        self.kernel.mul(self, a, b, out);
+        self.engine.mul(self, a, b, out);
     }
 
     /// Montgomery square `a * a * R^-1 mod n` through this modulus' kernel.
     #[inline]
     pub fn mont_sqr(&self, a: &[L], out: &mut [L]) {
-        self.kernel.sqr(self, a, out);
+        self.engine.sqr(self, a, out);
     }
 }
 

@@ -166,28 +166,27 @@ impl<'m, L: Limb> Residue<'m, L> {
             .unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// `self^e` for a big-endian exponent, by left-to-right square-and-multiply with the
-    /// multiplication always done and its result kept or dropped with a mask.
+    /// `self^e` for a big-endian exponent, by a fixed window whose table is read whole
+    /// for every lookup and the entry kept with masks ([`crate::exp::pow`]).
     ///
-    /// Constant-time in the exponent's value (not its length): every bit costs one
-    /// square and one multiply, and no branch or memory index depends on it.
-    /// `x^0 = 1`, including `0^0`.
+    /// Constant-time in the exponent's value (not its length): the squarings and
+    /// multiplications depend only on `exponent_be.len()`, and no branch or memory
+    /// index depends on the bits. `x^0 = 1`, including `0^0`.
     pub fn pow(&self, exponent_be: &[u8]) -> Self {
-        let s = self.v.len();
-        let mut acc = Residue::one(self.m);
-        let mut sq = vec![L::ZERO; s];
-        let mut prod = vec![L::ZERO; s];
-        for &byte in exponent_be {
-            for k in (0..8).rev() {
-                self.m.mont_sqr(&acc.v, &mut sq);
-                self.m.mont_mul(&sq, &self.v, &mut prod);
-                let bit = L::from_u64(((byte >> k) & 1) as u64);
-                for ((a, &p), &q) in acc.v.iter_mut().zip(&prod).zip(&sq) {
-                    *a = ct::select(ct::mask(bit), p, q);
-                }
-            }
+        Residue {
+            m: self.m,
+            v: crate::exp::pow(self.m, &self.v, exponent_be, &mut ()),
         }
-        acc
+    }
+
+    /// `self^e` for a big-endian public exponent, by a sliding window
+    /// ([`crate::exp::pow_vartime`]): faster than [`Self::pow`], but its time depends
+    /// on the exponent's bits. `x^0 = 1`, including `0^0`.
+    pub fn pow_vartime(&self, exponent_be: &[u8]) -> Self {
+        Residue {
+            m: self.m,
+            v: crate::exp::pow_vartime(self.m, &self.v, exponent_be, &mut ()),
+        }
     }
 
     /// 1 when both residues stand for the same value mod n, else 0; constant-time.

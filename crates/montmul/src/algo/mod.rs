@@ -34,6 +34,7 @@ pub mod cios;
 pub mod columns;
 pub mod fios;
 pub mod fips;
+pub mod karatsuba;
 pub mod mwr2mm;
 pub mod radix2;
 mod scratch;

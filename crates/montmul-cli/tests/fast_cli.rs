@@ -1,0 +1,83 @@
+//! The command line of the fast path: `exp` with and without `--vartime` against the
+//! num-bigint oracle, `mul` through every 64-bit fast kernel, and `tune` writing its
+//! table (and refusing bad arguments with one line and status 2).
+
+use std::process::Command;
+
+use montmul_testkit::num_bigint::BigUint;
+
+fn montmul(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_montmul"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn hex(x: &BigUint) -> String {
+    format!("0x{x:x}")
+}
+
+#[test]
+fn exp_constant_time_and_vartime_agree_with_the_oracle() {
+    // A 1024-bit odd modulus, base and a 300-bit exponent, all fixed patterns.
+    let n = (BigUint::from(1u32) << 1023u32) + BigUint::from(0x1234_5678_9abc_def1u64);
+    let b = (BigUint::from(0xdead_beef_u32) << 900u32) + 77u32;
+    let e = (BigUint::from(0x0f0f_u32) << 290u32) + 0x0001_2345_u32;
+    let want = format!("{}\n", hex(&b.modpow(&e, &n)));
+    let (n, b, e) = (hex(&n), hex(&b), hex(&e));
+    for algo in ["auto", "cios-fixed", "mulx-redc", "karatsuba", "cios"] {
+        for extra in [&[][..], &["--vartime"][..], &["--reduction", "lazy"][..]] {
+            let mut args = vec![
+                "exp",
+                "--modulus",
+                &n,
+                "--base",
+                &b,
+                "--exp",
+                &e,
+                "--algo",
+                algo,
+            ];
+            args.extend_from_slice(extra);
+            let (code, out, err) = montmul(&args);
+            if algo == "mulx-redc" && code == 2 && err.contains("CPU feature") {
+                eprintln!("mulx-redc: this CPU lacks BMI2/ADX; skipped");
+                continue;
+            }
+            assert_eq!(
+                (code, out.as_str(), err.as_str()),
+                (0, want.as_str(), ""),
+                "{algo} {extra:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn tune_writes_a_table_and_rejects_bad_sizes() {
+    let path = std::env::temp_dir().join(format!("montmul-thresholds-{}.rs", std::process::id()));
+    let p = path.to_string_lossy().into_owned();
+    let (code, _, err) = montmul(&["tune", "--max-limbs", "8", "--out", &p]);
+    assert_eq!(code, 0, "{err}");
+    let table = std::fs::read_to_string(&path).expect("table written");
+    std::fs::remove_file(&path).ok();
+    for field in [
+        "Machine: ",
+        "Date: ",
+        "pub const TUNED: Thresholds",
+        "karatsuba_from:",
+        "mulx_from:",
+    ] {
+        assert!(table.contains(field), "{field} missing from\n{table}");
+    }
+    let (code, out, err) = montmul(&["tune", "--max-limbs", "3"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: "), "{err}");
+}

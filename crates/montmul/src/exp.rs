@@ -1,0 +1,224 @@
+//! Exponentiation in Montgomery form: a constant-time fixed window for secret exponents,
+//! a variable-time sliding window for public ones.
+//!
+//! Both are left-to-right k-ary methods (HAC 14.82 fixed window, 14.85 sliding window;
+//! window widths as OpenSSL's `BN_window_bits_for_ctime_exponent_size` and
+//! `BN_window_bits_for_exponent_size`). Values stay in Montgomery form below the
+//! modulus' bound throughout: with [`Reduction::Lazy`](crate::Reduction::Lazy) every
+//! intermediate product is left in `[0, 2n)` and no final subtraction is done inside
+//! the loop.
+//!
+//! [`pow`] is constant-time in the exponent's value (not its length, taken as
+//! `8 * bytes`): the sequence of squarings and multiplications depends on the length
+//! only, and every table lookup reads the whole table and keeps the wanted entry with
+//! masks, so no branch and no memory address depends on the exponent's bits.
+//! [`pow_vartime`] skips zero bits and reads only the entries it needs: use it for
+//! public exponents only.
+//!
+//! Both take a [`Trace`] that is told every step (`()` ignores them, at no cost): the
+//! tests record the steps of two exponents of equal length and check that [`pow`]'s are
+//! identical.
+
+use crate::{Limb, Modulus};
+
+/// One step of an exponentiation, as a [`Trace`] sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A Montgomery squaring.
+    Sqr,
+    /// A Montgomery multiplication.
+    Mul,
+    /// A read of entry `index` of the precomputed table.
+    Read(usize),
+}
+
+/// Receives every step of an exponentiation.
+pub trait Trace {
+    /// Called once per step, in order.
+    fn step(&mut self, step: Step);
+}
+
+/// Ignores the steps (the production case: compiled away).
+impl Trace for () {
+    #[inline(always)]
+    fn step(&mut self, _: Step) {}
+}
+
+/// Records the steps.
+impl Trace for Vec<Step> {
+    fn step(&mut self, step: Step) {
+        self.push(step);
+    }
+}
+
+/// Window width of [`pow`] for an exponent of `bits` bits.
+pub fn ct_window(bits: usize) -> u32 {
+    match bits {
+        b if b > 937 => 6,
+        b if b > 306 => 5,
+        b if b > 89 => 4,
+        b if b > 22 => 3,
+        _ => 1,
+    }
+}
+
+/// Window width of [`pow_vartime`] for an exponent of `bits` significant bits.
+pub fn vartime_window(bits: usize) -> u32 {
+    match bits {
+        b if b > 671 => 6,
+        b if b > 239 => 5,
+        b if b > 79 => 4,
+        b if b > 23 => 3,
+        _ => 1,
+    }
+}
+
+/// Bit `i` (0 = least significant) of a big-endian byte string; 0 past its end.
+/// The position is public; only the value read may be secret.
+#[inline]
+fn exp_bit(exp_be: &[u8], i: usize) -> usize {
+    match exp_be.len().checked_sub(1 + i / 8) {
+        Some(byte) => ((exp_be[byte] >> (i % 8)) & 1) as usize,
+        None => 0,
+    }
+}
+
+/// The `w`-bit digit of the exponent starting at bit `lo`, gathered bit by bit.
+#[inline]
+fn digit(exp_be: &[u8], lo: usize, w: u32) -> usize {
+    (0..w as usize).fold(0, |d, k| d | exp_bit(exp_be, lo + k) << k)
+}
+
+/// `out = table[index]` reading every entry of `table` (entries of `out.len()` limbs)
+/// and keeping the wanted one with a mask.
+fn ct_lookup<L: Limb, T: Trace>(table: &[L], index: usize, out: &mut [L], trace: &mut T) {
+    out.fill(L::ZERO);
+    for (j, entry) in table.chunks_exact(out.len()).enumerate() {
+        trace.step(Step::Read(j));
+        // (j ^ index) - 1 has its top bit set exactly when j == index (both are small).
+        let hit = ((j ^ index) as u64).wrapping_sub(1) >> 63;
+        // black_box keeps the optimiser from turning the mask back into a branch.
+        let mask = core::hint::black_box(L::mask_from_bit(L::from_u64(hit)));
+        for (o, &e) in out.iter_mut().zip(entry) {
+            *o = o.or(e.and(mask));
+        }
+    }
+}
+
+/// `base^e` in Montgomery form (`base` below `m.bound()`, big-endian exponent), by a
+/// fixed window with masked table reads. Constant-time in the exponent's value; its
+/// length counts as `8 * exp_be.len()` bits. `x^0 = 1`, `0^0` included.
+pub fn pow<L: Limb, T: Trace>(m: &Modulus<L>, base: &[L], exp_be: &[u8], trace: &mut T) -> Vec<L> {
+    let s = m.limbs();
+    let bits = 8 * exp_be.len();
+    let w = ct_window(bits);
+    let size = 1usize << w;
+    // table[i] = base^i: 1, base, then squares for even i and products for odd i.
+    let mut table = vec![L::ZERO; size * s];
+    table[..s].copy_from_slice(m.r1());
+    table[s..2 * s].copy_from_slice(base);
+    for i in 2..size {
+        let (done, rest) = table.split_at_mut(i * s);
+        if i % 2 == 0 {
+            m.mont_sqr(&done[i / 2 * s..(i / 2 + 1) * s], &mut rest[..s]);
+            trace.step(Step::Sqr);
+        } else {
+            m.mont_mul(&done[(i - 1) * s..i * s], base, &mut rest[..s]);
+            trace.step(Step::Mul);
+        }
+    }
+    let windows = bits.div_ceil(w as usize);
+    let mut acc = m.r1().to_vec();
+    let mut entry = vec![L::ZERO; s];
+    let mut tmp = vec![L::ZERO; s];
+    for k in (0..windows).rev() {
+        let d = digit(exp_be, k * w as usize, w);
+        if k + 1 == windows {
+            // The first window: acc = 1, so the entry itself is the result so far.
+            ct_lookup(&table, d, &mut acc, trace);
+            continue;
+        }
+        for _ in 0..w {
+            m.mont_sqr(&acc, &mut tmp);
+            trace.step(Step::Sqr);
+            core::mem::swap(&mut acc, &mut tmp);
+        }
+        ct_lookup(&table, d, &mut entry, trace);
+        m.mont_mul(&acc, &entry, &mut tmp);
+        trace.step(Step::Mul);
+        core::mem::swap(&mut acc, &mut tmp);
+    }
+    acc
+}
+
+/// `base^e` in Montgomery form by a left-to-right sliding window over the odd powers
+/// `base, base^3, ..., base^(2^w - 1)`. Variable-time: the steps and the table entries
+/// read depend on the exponent's bits; for public exponents only.
+pub fn pow_vartime<L: Limb, T: Trace>(
+    m: &Modulus<L>,
+    base: &[L],
+    exp_be: &[u8],
+    trace: &mut T,
+) -> Vec<L> {
+    let s = m.limbs();
+    let Some(top) = (0..8 * exp_be.len())
+        .rev()
+        .find(|&i| exp_bit(exp_be, i) == 1)
+    else {
+        return m.r1().to_vec();
+    };
+    let bits = top + 1;
+    let w = vartime_window(bits) as usize;
+    let odd = 1usize << (w - 1);
+    // table[i] = base^(2i + 1).
+    let mut table = vec![L::ZERO; odd * s];
+    table[..s].copy_from_slice(base);
+    if odd > 1 {
+        let mut base2 = vec![L::ZERO; s];
+        m.mont_sqr(base, &mut base2);
+        trace.step(Step::Sqr);
+        for i in 1..odd {
+            let (done, rest) = table.split_at_mut(i * s);
+            m.mont_mul(&done[(i - 1) * s..], &base2, &mut rest[..s]);
+            trace.step(Step::Mul);
+        }
+    }
+    let mut acc: Option<Vec<L>> = None;
+    let mut tmp = vec![L::ZERO; s];
+    let mut i = top as isize;
+    while i >= 0 {
+        let hi = i as usize;
+        if exp_bit(exp_be, hi) == 0 {
+            if let Some(a) = acc.as_mut() {
+                m.mont_sqr(a, &mut tmp);
+                trace.step(Step::Sqr);
+                core::mem::swap(a, &mut tmp);
+            }
+            i -= 1;
+            continue;
+        }
+        // The longest window of at most w bits from `hi` down that ends in a 1.
+        let lo = (hi.saturating_sub(w - 1)..=hi)
+            .find(|&j| exp_bit(exp_be, j) == 1)
+            .unwrap_or(hi);
+        let value = (lo..=hi).rev().fold(0, |v, j| v << 1 | exp_bit(exp_be, j));
+        let index = value >> 1;
+        trace.step(Step::Read(index));
+        let entry = &table[index * s..(index + 1) * s];
+        match acc.as_mut() {
+            None => acc = Some(entry.to_vec()),
+            Some(a) => {
+                for _ in lo..=hi {
+                    m.mont_sqr(a, &mut tmp);
+                    trace.step(Step::Sqr);
+                    core::mem::swap(a, &mut tmp);
+                }
+                m.mont_mul(a, entry, &mut tmp);
+                trace.step(Step::Mul);
+                core::mem::swap(a, &mut tmp);
+            }
+        }
+        i = lo as isize - 1;
+    }
+    acc.unwrap_or_else(|| m.r1().to_vec())
+}

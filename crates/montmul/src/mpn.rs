@@ -1,0 +1,314 @@
+//! Multiprecision primitives on 64-bit words: the building blocks of the fast kernels.
+//!
+//! Named after GMP's `mpn` layer (`mpn/generic/{addmul_1,mul_basecase,sqr_basecase,
+//! redc_1}.c`): little-endian `u64` slices, products through `u128` so that LLVM picks
+//! `mul` and `adc` chains. The functions are `#[inline(always)]`: called with lengths
+//! that are compile-time constants (the size-specialised kernels of [`crate::fixed`])
+//! LLVM unrolls their loops and drops the bounds checks (completely up to 4 limbs, the
+//! inner loops beyond, by its own cost model); called with run-time lengths (Karatsuba,
+//! the sizes without a specialisation) they are ordinary loops.
+//!
+//! Constant-time: yes. Loop bounds depend on lengths only, never on values, and every
+//! choice on values is made with masks.
+
+use crate::{Limb, Reduction};
+
+/// `acc + a * b + c` as `(low, high)`.
+///
+/// Bound: `(2^64 - 1) + (2^64 - 1)^2 + (2^64 - 1) = 2^128 - 1`: never overflows.
+#[inline(always)]
+pub fn mac(acc: u64, a: u64, b: u64, c: u64) -> (u64, u64) {
+    let t = acc as u128 + (a as u128) * (b as u128) + c as u128;
+    (t as u64, (t >> 64) as u64)
+}
+
+/// `a + b + c` as `(low, carry)` for any three words; the carry is at most 2.
+///
+/// Bound: `3 * (2^64 - 1) < 2^66`.
+#[inline(always)]
+pub fn add3(a: u64, b: u64, c: u64) -> (u64, u64) {
+    let t = a as u128 + b as u128 + c as u128;
+    (t as u64, (t >> 64) as u64)
+}
+
+/// The passes the products and the reduction below are built from. [`Portable`] is
+/// plain Rust; [`crate::simd::mulx::Mulx`] uses the `mulx`/`adcx`/`adox` instructions.
+pub trait AddMul {
+    /// `r[..a.len()] += a * b` (`r` at least as long as `a`); returns the carry word.
+    fn addmul_1(r: &mut [u64], a: &[u64], b: u64) -> u64;
+
+    /// The last pass of a squaring: `r = 2 r + sum a[i]^2 2^(128 i)` over
+    /// `r.len() == 2 * a.len()` words, where the result fits in `r`
+    /// ([`sqr_basecase`]).
+    #[inline(always)]
+    fn double_add_diagonal(r: &mut [u64], a: &[u64]) {
+        double_add_diagonal(r, a);
+    }
+}
+
+/// Rows in plain Rust ([`addmul_1`]), for every target.
+pub struct Portable;
+
+impl AddMul for Portable {
+    #[inline(always)]
+    fn addmul_1(r: &mut [u64], a: &[u64], b: u64) -> u64 {
+        addmul_1(r, a, b)
+    }
+}
+
+/// `r[..a.len()] += a * b`; returns the carry word out of `r[a.len() - 1]`.
+///
+/// Each step: `r[j] + a[j] * b + c <= 2^128 - 1` ([`mac`]), so the carry is one word.
+#[inline(always)]
+pub fn addmul_1(r: &mut [u64], a: &[u64], b: u64) -> u64 {
+    let r = &mut r[..a.len()];
+    let mut c = 0;
+    for (r_j, &a_j) in r.iter_mut().zip(a) {
+        (*r_j, c) = mac(*r_j, a_j, b, c);
+    }
+    c
+}
+
+/// `r = a + b` over `r.len()` words, `a` and `b` zero-extended; returns the carry (0/1).
+#[inline(always)]
+pub fn add_n(r: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
+    let mut c = 0;
+    for (j, r_j) in r.iter_mut().enumerate() {
+        let x = a.get(j).copied().unwrap_or(0);
+        let y = b.get(j).copied().unwrap_or(0);
+        // x + y + c <= 2^65 - 1: the carry stays 0 or 1.
+        (*r_j, c) = add3(x, y, c);
+    }
+    c
+}
+
+/// `r += a` in place, `a` zero-extended to `r.len()`; returns the carry (0/1).
+#[inline(always)]
+pub fn add_assign(r: &mut [u64], a: &[u64]) -> u64 {
+    let mut c = 0;
+    for (j, r_j) in r.iter_mut().enumerate() {
+        let x = a.get(j).copied().unwrap_or(0);
+        (*r_j, c) = add3(*r_j, x, c);
+    }
+    c
+}
+
+/// `r = a - b` over equal lengths; returns the borrow (0/1).
+#[inline(always)]
+pub fn sub_n(r: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
+    let mut borrow = 0u64;
+    for ((r_j, &x), &y) in r.iter_mut().zip(a).zip(b) {
+        let (d1, b1) = x.overflowing_sub(y);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        *r_j = d2;
+        // At most one of the two subtractions borrows.
+        borrow = (b1 | b2) as u64;
+    }
+    borrow
+}
+
+/// `r = a * b` by rows of `R::addmul_1` (schoolbook); `r.len() == a.len() + b.len()`,
+/// both non-empty.
+#[inline(always)]
+pub fn mul_basecase<R: AddMul>(r: &mut [u64], a: &[u64], b: &[u64]) {
+    let na = a.len();
+    r[..na].fill(0);
+    for (i, &b_i) in b.iter().enumerate() {
+        r[na + i] = R::addmul_1(&mut r[i..], a, b_i);
+    }
+}
+
+/// `r = a^2`, `r.len() == 2 * a.len()`: every off-diagonal product `a[i] * a[j]`
+/// (i < j) once, the sum doubled by a one-bit shift, then the diagonal `a[i]^2` added
+/// (HAC 14.16, arranged as GMP's `sqr_basecase`). About half the products of
+/// [`mul_basecase`].
+#[inline(always)]
+pub fn sqr_basecase<R: AddMul>(r: &mut [u64], a: &[u64]) {
+    let n = a.len();
+    r[..n].fill(0);
+    r[2 * n - 1] = 0;
+    // Off-diagonal triangle into r[1 .. 2n-1]: row i adds a[i+1..] a[i] at word 2i+1.
+    for i in 0..n - 1 {
+        r[n + i] = R::addmul_1(&mut r[2 * i + 1..], &a[i + 1..], a[i]);
+    }
+    // The triangle is below 2^(64(2n-1)) / 2, so doubling it cannot overflow r.
+    R::double_add_diagonal(r, a);
+}
+
+/// `r = 2 r + sum a[i]^2 2^(128 i)`, `r.len() == 2 * a.len()`, the result below
+/// `2^(64 r.len())`: a one-bit shift of `r`, then the diagonal added with the carry
+/// running through.
+#[inline(always)]
+pub fn double_add_diagonal(r: &mut [u64], a: &[u64]) {
+    let mut top = 0;
+    for r_j in r.iter_mut() {
+        let next = *r_j >> 63;
+        *r_j = *r_j << 1 | top;
+        top = next;
+    }
+    let mut c = 0u64;
+    for (i, &a_i) in a.iter().enumerate() {
+        let (lo, hi) = mac(0, a_i, a_i, 0);
+        let (s0, c0) = add3(r[2 * i], lo, c);
+        let (s1, c1) = add3(r[2 * i + 1], hi, c0);
+        r[2 * i] = s0;
+        r[2 * i + 1] = s1;
+        // The result fits in r, so the final carry is 0; meanwhile c <= 1
+        // (r + hi + c0 <= 2^64 - 1 + 2^64 - 2 + 2 < 2^65).
+        c = c1;
+    }
+    debug_assert_eq!(c, 0);
+}
+
+/// Montgomery reduction (REDC, Montgomery 1985; GMP's `redc_1`): `out = t * R^-1 mod n`
+/// for `t` of `2s` words with `t < n * R`, `R = 2^(64 s)`, `s = n.len()`. `t` is used as
+/// scratch.
+///
+/// Returns `top` with `top * R + out = (t + q n) / R < 2n`; the caller subtracts n once
+/// (full reduction) or keeps the value below 2n (lazy: then `R > 4n` makes `top` 0).
+#[inline(always)]
+pub fn redc<R: AddMul>(t: &mut [u64], n: &[u64], n0: u64, out: &mut [u64]) -> u64 {
+    let s = n.len();
+    let mut top = 0u64;
+    for i in 0..s {
+        // q makes word i of t + q n 2^(64 i) zero.
+        let q = t[i].wrapping_mul(n0);
+        let c = R::addmul_1(&mut t[i..], n, q);
+        // Word i + s takes the row's carry and the carry left from the previous row:
+        // t[i+s] + c + top <= 2 (2^64 - 1) + 1 < 2^65, so `top` stays 0 or 1.
+        let (v, carry) = add3(t[i + s], c, top);
+        t[i + s] = v;
+        top = carry;
+    }
+    out.copy_from_slice(&t[s..2 * s]);
+    top
+}
+
+/// `t = t - n` if `top * 2^(64 len) + t >= n`, else unchanged; the value must be below
+/// `2n`. Constant-time: the subtraction is always computed and selected with a mask.
+#[inline(always)]
+pub fn reduce_once(t: &mut [u64], top: u64, n: &[u64]) {
+    let mut borrow = 0u64;
+    for (&x, &y) in t.iter().zip(n) {
+        let (d1, b1) = x.overflowing_sub(y);
+        let (_, b2) = d1.overflowing_sub(borrow);
+        borrow = (b1 | b2) as u64;
+    }
+    // Subtract when the top word is set or t - n did not borrow.
+    let mask = ((top | (borrow ^ 1)) & 1).wrapping_neg();
+    let mut borrow = 0u64;
+    for (x, &y) in t.iter_mut().zip(n) {
+        let (d1, b1) = x.overflowing_sub(y & mask);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        *x = d2;
+        borrow = (b1 | b2) as u64;
+    }
+}
+
+/// Finishes a Montgomery product `top * R + t < 2n` under the modulus' policy: one
+/// masked subtraction for [`Reduction::Full`]; nothing for [`Reduction::Lazy`], where
+/// R > 4n puts the value below 2n < R/2, so `top` is 0 and `t` is the result.
+#[inline(always)]
+pub fn finish(t: &mut [u64], top: u64, n: &[u64], reduction: Reduction) {
+    match reduction {
+        Reduction::Full => reduce_once(t, top, n),
+        Reduction::Lazy => debug_assert_eq!(top, 0),
+    }
+}
+
+/// Copies limbs of any width into 64-bit words (`dst.len()` of them).
+#[inline]
+pub fn load<L: Limb>(dst: &mut [u64], src: &[L]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = s.to_u64();
+    }
+}
+
+/// Copies 64-bit words back into limbs (`dst.len()` of them, each word fitting `L`).
+#[inline]
+pub fn store<L: Limb>(dst: &mut [L], src: &[u64]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = L::from_u64(s);
+    }
+}
+
+/// Runs `f` on a zeroed stack buffer of at least `len` words, from tiers of 32 to 4096
+/// words doubling in size, so that no size pays for clearing more than twice what it
+/// needs.
+///
+/// # Panics
+/// When `len > 4096` words: montmul's largest modulus (16384 bits, 256 limbs) needs far
+/// less scratch than that.
+#[inline]
+pub fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [u64]) -> R) -> R {
+    /// One tier: a buffer of `W` words in its own stack frame.
+    #[inline(never)]
+    fn tier<const W: usize, R>(f: impl FnOnce(&mut [u64]) -> R) -> R {
+        f(&mut [0u64; W])
+    }
+    match len {
+        0..=32 => tier::<32, R>(f),
+        33..=64 => tier::<64, R>(f),
+        65..=128 => tier::<128, R>(f),
+        129..=256 => tier::<256, R>(f),
+        257..=512 => tier::<512, R>(f),
+        513..=1024 => tier::<1024, R>(f),
+        1025..=2048 => tier::<2048, R>(f),
+        _ => {
+            assert!(len <= 4096, "scratch of {len} words requested");
+            tier::<4096, R>(f)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn to_u128(x: &[u64]) -> u128 {
+        x.iter().rev().fold(0u128, |acc, &w| acc << 64 | w as u128)
+    }
+
+    #[test]
+    fn products_of_two_words() {
+        for &(a0, b0) in &[(u64::MAX, u64::MAX), (3, 5), (u64::MAX, 1)] {
+            let mut r = [0u64; 2];
+            mul_basecase::<Portable>(&mut r, &[a0], &[b0]);
+            assert_eq!(to_u128(&r), a0 as u128 * b0 as u128);
+        }
+    }
+
+    #[test]
+    fn squaring_equals_multiplication() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for len in 1..=9 {
+            for pattern in 0..3 {
+                let a: Vec<u64> = (0..len)
+                    .map(|_| {
+                        x = x.rotate_left(17).wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ 1;
+                        [u64::MAX, x, 1 << 63][pattern]
+                    })
+                    .collect();
+                let (mut sq, mut pr) = (vec![7u64; 2 * len], vec![0u64; 2 * len]);
+                sqr_basecase::<Portable>(&mut sq, &a);
+                mul_basecase::<Portable>(&mut pr, &a, &a);
+                assert_eq!(sq, pr, "len {len} pattern {pattern}");
+            }
+        }
+    }
+
+    #[test]
+    fn reduce_once_at_the_edges() {
+        let n = [5u64, 1];
+        let mut t = [4u64, 1];
+        reduce_once(&mut t, 0, &n);
+        assert_eq!(t, [4, 1]);
+        let mut t = [5u64, 1];
+        reduce_once(&mut t, 0, &n);
+        assert_eq!(t, [0, 0]);
+        let mut t = [0u64, 0];
+        reduce_once(&mut t, 1, &n);
+        // 2^128 - (2^64 + 5)
+        assert_eq!(t, [u64::MAX - 4, u64::MAX - 1]);
+    }
+}

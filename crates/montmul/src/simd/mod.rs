@@ -1,0 +1,10 @@
+//! Kernels built on instructions that not every CPU has, behind run-time feature
+//! detection, each with a portable fallback; the one module where `unsafe` is allowed
+//! (every block says why it is sound).
+//!
+//! - [`mulx`]: the multiply-accumulate row on BMI2 `mulx` and ADX `adcx`/`adox`
+//!   (two independent carry chains), x86-64 only.
+
+#![allow(unsafe_code)]
+
+pub mod mulx;

@@ -1,0 +1,168 @@
+//! Exponentiation against the num-bigint oracle (every word size, both reduction
+//! policies, `auto` and `cios`, exponents 0, 1, 2, all ones and random of many lengths),
+//! and the constant-time property of `pow`: its steps and table reads do not depend on
+//! the exponent's bits.
+
+use montmul::exp::{self, Step};
+use montmul::{kernel, Limb, Modulus, Reduction, Residue};
+use montmul_testkit::num_bigint::BigUint;
+use montmul_testkit::{self as kit, TestRng};
+use proptest::prelude::*;
+
+/// `len` random bytes.
+fn random_bytes(rng: &mut TestRng, len: usize) -> Vec<u8> {
+    let x = kit::random_below_pow2(rng, 8 * len as u32).to_bytes_be();
+    let mut out = vec![0u8; len - x.len().min(len)];
+    out.extend(x);
+    out
+}
+
+/// Exponents (big-endian bytes): empty, zeros, 1, 2, all ones and random ones of
+/// lengths from 1 to `max_len` bytes, some with leading zero bytes.
+fn exponents(rng: &mut TestRng, max_len: usize) -> Vec<Vec<u8>> {
+    let mut out = vec![
+        vec![],
+        vec![0],
+        vec![0, 0, 0],
+        vec![1],
+        vec![2],
+        vec![0, 1],
+        vec![0, 2],
+    ];
+    for len in [1, 2, 3, 5, 8, 12, 16, 24, 32, 40, 64, 96, 128, 160, 256] {
+        if len > max_len {
+            break;
+        }
+        out.push(vec![0xff; len]);
+        let mut e = random_bytes(rng, len);
+        out.push(e.clone());
+        e[0] = 0;
+        out.push(e);
+    }
+    out
+}
+
+fn check_pow<L: Limb>(seed: u64, bits: u32, max_exp_len: usize) {
+    let mut rng = TestRng::new(seed);
+    let n = kit::random_modulus(&mut rng, bits);
+    let s = bits.div_ceil(L::BITS) as usize;
+    let bases = [
+        BigUint::from(0u32),
+        BigUint::from(1u32),
+        &n - 1u32,
+        kit::random_below(&mut rng, &n),
+    ];
+    let exps = exponents(&mut rng, max_exp_len);
+    for name in ["auto", "cios"] {
+        for r in Reduction::ALL {
+            let k = kernel::by_name::<L>(name).expect("registered");
+            let m = Modulus::with_kernel(&kit::to_limbs::<L>(&n, s), k, r).unwrap();
+            for b in &bases {
+                let x = Residue::new(&m, &kit::to_limbs::<L>(b, m.limbs())).unwrap();
+                for e in &exps {
+                    let want = kit::pow_mod(b, &BigUint::from_bytes_be(e), &n);
+                    let ct = x.pow(e);
+                    let vt = x.pow_vartime(e);
+                    assert_eq!(
+                        kit::from_limbs(&ct.to_limbs()),
+                        want,
+                        "pow {name} {r} n={n:x} b={b:x} e={e:x?}"
+                    );
+                    assert_eq!(
+                        kit::from_limbs(&vt.to_limbs()),
+                        want,
+                        "pow_vartime {name} {r} n={n:x} b={b:x} e={e:x?}"
+                    );
+                    let bound = kit::from_limbs(m.bound());
+                    assert!(kit::from_limbs(ct.montgomery_limbs()) < bound);
+                    assert!(kit::from_limbs(vt.montgomery_limbs()) < bound);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_word_size() {
+    for bits in [2, 7, 64, 65, 127, 200] {
+        check_pow::<u8>(bits as u64, bits, 24);
+        check_pow::<u16>(bits as u64 + 1, bits, 24);
+        check_pow::<u32>(bits as u64 + 2, bits, 40);
+        check_pow::<u64>(bits as u64 + 3, bits, 64);
+    }
+}
+
+#[test]
+fn large_moduli_64_bit_words() {
+    // 1024 and 2048 bits with exponents up to 2048 bits: every window width runs.
+    check_pow::<u64>(11, 1024, 256);
+    check_pow::<u64>(12, 2048, 128);
+    check_pow::<u64>(13, 3000, 16);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(kit::proptest_cases(8)))]
+    #[test]
+    fn random_sizes(seed in any::<u64>(), bits in 2u32..=1100) {
+        check_pow::<u64>(seed, bits, 40);
+        check_pow::<u32>(seed, bits.min(300), 16);
+    }
+}
+
+/// The steps of `pow` for an exponent, with `auto` under `reduction`.
+fn trace(m: &Modulus<u64>, base: &[u64], e: &[u8], vartime: bool) -> Vec<Step> {
+    let mut t = Vec::new();
+    if vartime {
+        exp::pow_vartime(m, base, e, &mut t);
+    } else {
+        exp::pow(m, base, e, &mut t);
+    }
+    t
+}
+
+/// For every exponent length, exponents of that length with very different bits (all
+/// zeros, all ones, one bit, random) give `pow` the same sequence of squarings,
+/// multiplications and table reads, and each lookup reads every entry; `pow_vartime`'s
+/// traces do differ, which shows the recording sees the difference when there is one.
+#[test]
+fn pow_steps_do_not_depend_on_the_exponent_bits() {
+    let mut rng = TestRng::new(99);
+    let n = kit::random_modulus(&mut rng, 512);
+    for r in Reduction::ALL {
+        let m = Modulus::with_kernel(&kit::to_limbs::<u64>(&n, 8), kernel::default(), r).unwrap();
+        let base = Residue::new(
+            &m,
+            &kit::to_limbs::<u64>(&kit::random_below(&mut rng, &n), m.limbs()),
+        )
+        .unwrap();
+        let b = base.montgomery_limbs();
+        for len in [1usize, 3, 12, 40, 128, 160] {
+            let random = random_bytes(&mut rng, len);
+            let mut one_bit = vec![0u8; len];
+            one_bit[len - 1] = 1;
+            let candidates = [vec![0u8; len], vec![0xff; len], one_bit, random];
+            let reference = trace(&m, b, &candidates[0], false);
+            let table = 1usize << exp::ct_window(8 * len);
+            // Every lookup reads entries 0, 1, ..., table - 1 in order.
+            let reads: Vec<usize> = reference
+                .iter()
+                .filter_map(|s| match s {
+                    Step::Read(i) => Some(*i),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(reads.len() % table, 0, "len {len}");
+            for (k, &i) in reads.iter().enumerate() {
+                assert_eq!(i, k % table, "len {len}: read {k}");
+            }
+            for e in &candidates[1..] {
+                assert_eq!(trace(&m, b, e, false), reference, "{r} len {len} e={e:x?}");
+            }
+            let vt: Vec<Vec<Step>> = candidates.iter().map(|e| trace(&m, b, e, true)).collect();
+            assert_ne!(
+                vt[1], vt[2],
+                "{r} len {len}: vartime traces of all ones and one bit"
+            );
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! The fast 64-bit kernels against the num-bigint oracle, at the sizes the shared kernel
+//! tests reach only by chance: every size-specialised limb count, the Karatsuba path
+//! just below, at and above each of its thresholds (and with forced small thresholds),
+//! and the choices `auto` makes.
+
+use montmul::algo::karatsuba;
+use montmul::dispatch::{self, Thresholds};
+use montmul::fixed::{self, Fixed};
+use montmul::simd::mulx;
+use montmul::{kernel, thresholds, Modulus, Reduction};
+use montmul_testkit::num_bigint::BigUint;
+use montmul_testkit::{self as kit, TestRng};
+
+/// Moduli of exactly `s` limbs: random with the top bit set, random with the top bit
+/// of the top limb clear, and the test kit's edge moduli of that width.
+fn moduli(rng: &mut TestRng, s: usize) -> Vec<BigUint> {
+    let bits = 64 * s as u32;
+    let mut out = vec![
+        kit::random_modulus(rng, bits),
+        kit::random_modulus(rng, bits - 1),
+    ];
+    if bits > 3 {
+        out.push(kit::random_modulus(rng, bits - 3));
+    }
+    out.extend(kit::edge_moduli(bits, 64));
+    out
+}
+
+/// Operands below the bound: the edge operands and a few random ones (and the top of
+/// [0, 2n) under lazy reduction).
+fn operands(rng: &mut TestRng, m: &Modulus<u64>, n: &BigUint) -> Vec<BigUint> {
+    let r_bits = 64 * m.limbs() as u32;
+    let mut ops = kit::edge_operands(n, 64, r_bits);
+    let bound = kit::from_limbs(m.bound());
+    for _ in 0..4 {
+        ops.push(kit::random_below(rng, &bound));
+    }
+    if m.reduction() == Reduction::Lazy {
+        ops.push(&bound - 1u32);
+    }
+    // Large moduli have dozens of all-ones-limb operands: keep an evenly spread dozen,
+    // the smallest and largest included.
+    let keep = 12;
+    if ops.len() > keep {
+        let step = (ops.len() - 1) as f64 / (keep - 1) as f64;
+        ops = (0..keep)
+            .map(|i| ops[(i as f64 * step).round() as usize].clone())
+            .collect();
+    }
+    ops
+}
+
+/// `mul` and `sqr` of the modulus' engine (or, with `th`, of Karatsuba under those
+/// thresholds) on every pair of operands, checked against the oracle.
+fn check_all(rng: &mut TestRng, m: &Modulus<u64>, n: &BigUint, th: Option<&Thresholds>) {
+    let s = m.limbs();
+    let r_bits = 64 * s as u32;
+    let bound = kit::from_limbs(m.bound());
+    let ops = operands(rng, m, n);
+    let mut out = vec![0u64; s];
+    for (i, a) in ops.iter().enumerate() {
+        let al = kit::to_limbs::<u64>(a, s);
+        for b in ops.iter().skip(i % 3).step_by(3) {
+            let bl = kit::to_limbs::<u64>(b, s);
+            match th {
+                Some(th) => karatsuba::mont_mul_with(th, m, &al, Some(&bl), &mut out),
+                None => m.mont_mul(&al, &bl, &mut out),
+            }
+            let got = kit::from_limbs(&out);
+            assert!(got < bound, "{m:?} mul: {got:x} not below the bound");
+            assert_eq!(
+                got % n,
+                kit::mont_mul(a, b, n, r_bits),
+                "{m:?} n={n:x} a={a:x} b={b:x}"
+            );
+        }
+        match th {
+            Some(th) => karatsuba::mont_mul_with(th, m, &al, None, &mut out),
+            None => m.mont_sqr(&al, &mut out),
+        }
+        let got = kit::from_limbs(&out);
+        assert!(got < bound, "{m:?} sqr: {got:x} not below the bound");
+        assert_eq!(
+            got % n,
+            kit::mont_mul(a, a, n, r_bits),
+            "{m:?} sqr n={n:x} a={a:x}"
+        );
+    }
+}
+
+fn check_fixed<const N: usize>() {
+    assert!(
+        fixed::specialised::<u64>(N).is_some(),
+        "{N} limbs has no specialised kernel"
+    );
+    let mut rng = TestRng::new(N as u64);
+    for n in moduli(&mut rng, N) {
+        for r in Reduction::ALL {
+            let limbs = kit::to_limbs::<u64>(&n, N);
+            // The instance itself, whatever the registry resolves to.
+            let m = Modulus::with_kernel(&limbs, &Fixed::<N>, r).expect("valid modulus");
+            if m.limbs() != N {
+                // Lazy reduction of a full-width modulus needs N + 1 limbs: that size has
+                // its own instance, checked through the named kernel below.
+                assert_eq!((r, m.limbs()), (Reduction::Lazy, N + 1));
+            } else {
+                check_all(&mut rng, &m, &n, None);
+            }
+            let k = kernel::by_name::<u64>("cios-fixed").expect("registered");
+            let m = Modulus::with_kernel(&limbs, k, r).expect("valid modulus");
+            check_all(&mut rng, &m, &n, None);
+        }
+    }
+}
+
+macro_rules! fixed_sizes {
+    ($($name:ident: $n:literal),*) => {$(
+        #[test]
+        fn $name() {
+            check_fixed::<$n>();
+        }
+    )*};
+}
+
+fixed_sizes!(
+    fixed_1: 1, fixed_2: 2, fixed_3: 3, fixed_4: 4, fixed_5: 5, fixed_6: 6, fixed_7: 7, fixed_8: 8,
+    fixed_9: 9, fixed_12: 12, fixed_16: 16, fixed_24: 24, fixed_32: 32, fixed_48: 48,
+    fixed_64: 64
+);
+
+/// The brief's sizes and every listed size are specialised, and nothing else.
+#[test]
+fn specialised_sizes_are_the_listed_ones() {
+    for s in [4, 6, 8, 12, 16, 24, 32, 48, 64] {
+        assert!(fixed::SIZES.contains(&s));
+    }
+    for s in 1..=80 {
+        assert_eq!(
+            fixed::specialised::<u64>(s).is_some(),
+            fixed::SIZES.contains(&s),
+            "{s}"
+        );
+    }
+}
+
+/// Sizes without an instance run the run-time-length code: it must agree as well.
+#[test]
+fn unspecialised_sizes() {
+    let mut rng = TestRng::new(77);
+    for s in [10, 11, 15, 20, 31, 40, 70] {
+        assert!(fixed::specialised::<u64>(s).is_none());
+        let n = kit::random_modulus(&mut rng, 64 * s as u32 - 5);
+        for r in Reduction::ALL {
+            let k = kernel::by_name::<u64>("cios-fixed").expect("registered");
+            let m = Modulus::with_kernel(&kit::to_limbs::<u64>(&n, s), k, r).unwrap();
+            check_all(&mut rng, &m, &n, None);
+        }
+    }
+}
+
+/// Karatsuba with its tuned thresholds, below, at and above each of them.
+#[test]
+fn karatsuba_around_its_thresholds() {
+    let th = thresholds::TUNED;
+    let mut sizes = vec![1, 2, 3];
+    for t in [th.karatsuba_mul_base, th.karatsuba_sqr_base] {
+        let t = t.min(200);
+        sizes.extend([t.saturating_sub(1).max(1), t, t + 1, 2 * t - 1, 2 * t]);
+    }
+    sizes.retain(|&s| s <= 256);
+    sizes.sort();
+    sizes.dedup();
+    let mut rng = TestRng::new(5);
+    let k = kernel::by_name::<u64>("karatsuba").expect("registered");
+    for s in sizes {
+        let n = kit::random_modulus(&mut rng, 64 * s as u32);
+        for r in Reduction::ALL {
+            let m = Modulus::with_kernel(&kit::to_limbs::<u64>(&n, s), k, r).unwrap();
+            check_all(&mut rng, &m, &n, None);
+        }
+    }
+}
+
+/// Karatsuba forced down to tiny base cases, so that every level of the recursion and
+/// every odd/even split runs, against the oracle.
+#[test]
+fn karatsuba_with_small_bases() {
+    let mut rng = TestRng::new(6);
+    let k = kernel::by_name::<u64>("karatsuba").expect("registered");
+    for base in [2, 3, 5] {
+        let th = Thresholds {
+            karatsuba_from: 1,
+            mulx_from: 1,
+            karatsuba_mul_base: base,
+            karatsuba_sqr_base: base,
+        };
+        for s in [2, 3, 4, 5, 7, 8, 11, 16, 17, 33] {
+            for n in [
+                kit::random_modulus(&mut rng, 64 * s as u32),
+                kit::random_modulus(&mut rng, 64 * s as u32 - 7),
+            ] {
+                for r in Reduction::ALL {
+                    let m = Modulus::with_kernel(&kit::to_limbs::<u64>(&n, s), k, r).unwrap();
+                    check_all(&mut rng, &m, &n, Some(&th));
+                }
+            }
+        }
+    }
+}
+
+/// `auto` resolves once per modulus to the kernel the threshold table names.
+#[test]
+fn auto_picks_by_size_and_word() {
+    let auto = kernel::by_name::<u64>("auto").expect("registered");
+    assert_eq!(kernel::default::<u64>().info().name, "auto");
+    let th = thresholds::TUNED;
+    for s in [1, 4, 10, 16, 32, 40, 64, 65, 100, 256] {
+        let mut limbs = vec![u64::MAX; s];
+        limbs[0] = u64::MAX - 2;
+        let m = Modulus::with_kernel(&limbs, auto, Reduction::Full).unwrap();
+        let want = if s >= th.karatsuba_from {
+            "karatsuba"
+        } else if s >= th.mulx_from && mulx::is_available() {
+            "mulx-redc"
+        } else {
+            "cios-fixed"
+        };
+        assert_eq!(m.engine().info().name, want, "{s} limbs");
+        assert_eq!(m.kernel().info().name, "auto");
+        assert_eq!(dispatch::pick::<u64>(&th, s).info().name, want);
+    }
+    let m = Modulus::<u32>::new(&[0xffff_fffb, 7]).unwrap();
+    assert_eq!(m.engine().info().name, "cios");
+}
+
+/// The schoolbook + REDC kernel on mulx rows at every size up to 20 limbs and at the
+/// common large ones, both policies. Skipped, and said so, on a CPU without BMI2/ADX.
+#[test]
+fn mulx_redc_sizes() {
+    if !mulx::is_available() {
+        eprintln!("mulx-redc: this CPU lacks BMI2/ADX; kernel not tested here");
+        return;
+    }
+    let mut rng = TestRng::new(8);
+    let k = kernel::by_name::<u64>("mulx-redc").expect("registered");
+    for s in (1..=20).chain([24, 25, 31, 32, 33, 48, 49, 64, 65]) {
+        for n in moduli(&mut rng, s).into_iter().take(3) {
+            for r in Reduction::ALL {
+                let m = Modulus::with_kernel(&kit::to_limbs::<u64>(&n, s), k, r).unwrap();
+                check_all(&mut rng, &m, &n, None);
+            }
+        }
+    }
+}
