@@ -136,6 +136,11 @@ impl Residency {
 /// One iteration of one core on the words [a, b) (q = b - a words).
 struct Iteration {
     i: usize,
+    /// The iteration this core runs next, whose Y_i it loads as soon as the row P no
+    /// longer needs the register.
+    next: Option<usize>,
+    /// Whether this is the core's first iteration (whose Y_i is loaded at its start).
+    first: bool,
     x: Vec<Src>,
     m: Vec<Src>,
     /// Z_j for j in a..b: q words, the top one the core's own carry word.
@@ -435,7 +440,9 @@ impl Builder {
         let q = it.z.len();
         let acc = &it.acc;
         let [pb, qb] = it.rows;
-        self.load(core, Y, y + it.i as Addr, Traffic::Operand);
+        if it.first {
+            self.load(core, Y, y + it.i as Addr, Traffic::Operand);
+        }
         let fresh = it.z.iter().all(|z| matches!(z, Src::Zero)) && matches!(it.e_hi, Src::Zero);
         // T = (Z_0 + X_0 Y_i) M' mod 2^w (Alg. 1, line 3): one addition (none while Z = 0),
         // then the low word of a Mul, issued among the row's instructions.
@@ -513,6 +520,13 @@ impl Builder {
         };
         if let Some(addr) = it.t_load {
             self.load(core, T, addr, Traffic::Transfer);
+        }
+        if let Some(next) = it.next {
+            self.load(core, Y, y + next as Addr, Traffic::Operand);
+        }
+        if let (Src::Mem(addr, traffic), false) = (it.top, b_early) {
+            self.load(core, ELO, addr, traffic);
+            b_early = true;
         }
         self.row(core, &it.m, T, qb, [MT, BT, NC], &[]);
         // V = P + Q (into the accumulator straight away when Z = 0). P + Q < 2^(w(q+1))
@@ -700,6 +714,8 @@ impl Builder {
                 let z_out = (0..q).map(z_dst).collect();
                 let it = Iteration {
                     i,
+                    next: (i + 1 < s).then_some(i + 1),
+                    first: i == 0,
                     x: plan.place.x.clone(),
                     m: plan.place.m.clone(),
                     z,
@@ -795,6 +811,8 @@ impl Builder {
             let place = &sources[k];
             let it = Iteration {
                 i,
+                next: (i + p < s).then_some(i + p),
+                first: i < p,
                 x: place.x.clone(),
                 m: place.m.clone(),
                 z: (0..s)
