@@ -59,6 +59,8 @@ struct MulticoreRow {
     load_opr: u64,
     load_tr: u64,
     store_tr: u64,
+    n_mul: u64,
+    n_add: u64,
     speedup: f64,
 }
 
@@ -178,6 +180,8 @@ fn multicore(a: MulticoreArgs) -> Result<(), CliError> {
             load_opr: st.loads.operand,
             load_tr: st.loads.transfer,
             store_tr: st.stores.transfer,
+            n_mul: st.loop_muls,
+            n_add: st.loop_adds,
             speedup: baseline.stats.cycles as f64 / st.cycles as f64,
         });
     }
@@ -193,13 +197,31 @@ fn multicore(a: MulticoreArgs) -> Result<(), CliError> {
         a.regs
     );
     println!(
-        "{:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>8} {:>8}",
-        "cores", "cycles", "loads", "stores", "load-opr", "load-tr", "store-tr", "speed-up"
+        "{:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>8} {:>6} {:>6} {:>8}",
+        "cores",
+        "cycles",
+        "loads",
+        "stores",
+        "load-opr",
+        "load-tr",
+        "store-tr",
+        "N_mul",
+        "N_add",
+        "speed-up"
     );
     for r in rows {
         println!(
-            "{:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>8} {:>7.2}x",
-            r.cores, r.cycles, r.loads, r.stores, r.load_opr, r.load_tr, r.store_tr, r.speedup
+            "{:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>8} {:>6} {:>6} {:>7.2}x",
+            r.cores,
+            r.cycles,
+            r.loads,
+            r.stores,
+            r.load_opr,
+            r.load_tr,
+            r.store_tr,
+            r.n_mul,
+            r.n_add,
+            r.speedup
         );
     }
     Ok(())

@@ -112,6 +112,10 @@ fn multicore_json_rows_per_core_count() {
     assert_eq!(rows[2]["load_opr"], 96);
     assert_eq!(rows[2]["load_tr"], 96);
     assert_eq!(rows[2]["store_tr"], 64);
+    // Table 2: N_mul = 2s^2 + s = 528 whatever p.
+    for row in rows {
+        assert_eq!(row["n_mul"], 528, "{row}");
+    }
     let c1 = rows[0]["cycles"].as_u64().unwrap();
     let c4 = rows[2]["cycles"].as_u64().unwrap();
     assert!(c4 < c1);

@@ -40,12 +40,13 @@ fn traffic(method: Method, cores: usize, s: u64, registers: usize) -> (u64, u64,
 fn table_3_single_core_every_register_file_range() {
     for s in [4u64, 8, 13] {
         let su = s as usize;
-        // (S_rf values in the range, N_load-opr, N_load-tr, N_store-tr) from Table 3.
+        // (S_rf values in the range, N_load-opr, N_load-tr, N_store-tr) from Table 3, with
+        // each range closed below (k words stay when S_rf >= k: docs/ARCHITECTURES.md).
         let rows = [
-            (vec![3 * su + 1, 4 * su], 3 * s, 0, 0),
-            (vec![2 * su + 1, 3 * su], s * s + 2 * s, 0, 0),
-            (vec![su + 1, 2 * su], 2 * s * s + s, 0, 0),
-            (vec![0, su], 2 * s * s + s, s * (s - 1), s * s),
+            (vec![3 * su, 4 * su], 3 * s, 0, 0),
+            (vec![2 * su, 3 * su - 1], s * s + 2 * s, 0, 0),
+            (vec![su, 2 * su - 1], 2 * s * s + s, 0, 0),
+            (vec![0, su - 1], 2 * s * s + s, s * (s - 1), s * s),
         ];
         for (regs, opr, ltr, str_) in rows {
             for r in regs {
@@ -64,9 +65,9 @@ fn table_2_and_3_method_i_every_register_file_range() {
     for (s, p) in [(8u64, 2usize), (8, 4), (12, 3), (12, 5)] {
         let (su, pu) = (s as usize, p as u64);
         let rows = [
-            (vec![2 * su + 1, 3 * su], 2 * pu * s + s),
-            (vec![su + 1, 2 * su], s * s + pu * s + s),
-            (vec![1, su], 2 * s * s + s),
+            (vec![2 * su, 3 * su], 2 * pu * s + s),
+            (vec![su, 2 * su - 1], s * s + pu * s + s),
+            (vec![1, su - 1], 2 * s * s + s),
         ];
         for (regs, opr) in rows {
             for r in regs {
@@ -88,9 +89,9 @@ fn table_2_and_3_method_ii_every_register_file_range() {
         let q = su / p; // s/p
         let tr = (2 * (pu - 1) * s, pu * s); // Table 2
         let rows = [
-            (vec![3 * q + 1, 3 * q + 5], 2 * s + pu * s, tr),
-            (vec![2 * q + 1, 3 * q], s * s + pu * s + s, tr),
-            (vec![q + 1, 2 * q], 2 * s * s + pu * s, tr),
+            (vec![3 * q, 3 * q + 5], 2 * s + pu * s, tr),
+            (vec![2 * q, 3 * q - 1], s * s + pu * s + s, tr),
+            (vec![q, 2 * q - 1], 2 * s * s + pu * s, tr),
         ];
         for (regs, opr, (ltr, str_)) in rows {
             for r in regs {
@@ -101,12 +102,12 @@ fn table_2_and_3_method_ii_every_register_file_range() {
                 );
             }
         }
-        // S_rf <= s/p: every word of Z is stored and reloaded. The stores are Table 3's
+        // S_rf < s/p: every word of Z is stored and reloaded. The stores are Table 3's
         // s^2 + s. The loads differ from the table, which also has every core load Y_i
         // once per iteration in total (2s^2 + s; here each core needs Y_i: 2s^2 + ps)
         // and reloads the p - 1 boundary words twice (s^2 + (2p - 3)s; here once:
         // (s - p + 1)(s - 1) + 2(p - 1)s).
-        for r in [0, q] {
+        for r in [0, q - 1] {
             assert_eq!(
                 traffic(Method::MethodII, p, s, r),
                 (
@@ -122,29 +123,85 @@ fn table_2_and_3_method_ii_every_register_file_range() {
 
 #[test]
 fn seed_002_totals_example() {
-    // Sec. 5: S_rf = 16, s = 64: N_total 16384 for method-I (p = 4), 10112 for
-    // method-II (p = 8). Both are in rows the model reproduces exactly.
-    let total = |method, p| {
-        let (opr, ltr, str_) = traffic(method, p, 64, 16);
+    // Sec. 5, s = 64: N_total 16384 for method-I (p = 4) and 10112 for method-II (p = 8).
+    // The text puts S_rf = 16 = 2s/p (p = 8) in the range (s/p, 2s/p]; with the ranges
+    // closed below, as Fig. 6 needs, those rows start one register lower: S_rf = 15.
+    let total = |method, p, regs| {
+        let (opr, ltr, str_) = traffic(method, p, 64, regs);
         opr + ltr + str_
     };
-    assert_eq!(total(Method::MethodI, 4), 16384);
-    assert_eq!(total(Method::MethodII, 8), 10112);
+    assert_eq!(total(Method::MethodI, 4, 15), 16384);
+    assert_eq!(total(Method::MethodII, 8, 15), 10112);
+    // At S_rf = 16 method-I is in the same row, and method-II keeps X too (2s/p = 16):
+    // s^2 + 4ps - s.
+    assert_eq!(total(Method::MethodI, 4, 16), 16384);
+    assert_eq!(total(Method::MethodII, 8, 16), 64 * 64 + 4 * 8 * 64 - 64);
+}
+
+/// (N_mul, N_add) counted by the machine in the loop, for an n-bit modulus on p cores.
+fn loop_counts(method: Method, cores: usize, bits: u32) -> (u64, u64) {
+    let (m, x, y) = check::random_operands(bits, 7).unwrap();
+    let r = run(&config(method, cores, bits, 16, 16), &m, &x, &y);
+    (r.stats.loop_muls, r.stats.loop_adds)
 }
 
 #[test]
-fn n_mul_is_2s2_plus_s_plus_the_final_selection() {
-    for (method, p) in [
-        (Method::SingleCore, 1),
-        (Method::MethodI, 3),
-        (Method::MethodII, 3),
-    ] {
-        let s = 9u64;
-        let (m, x, y) = check::random_operands(16 * s as u32, 7).unwrap();
-        let r = run(&config(method, p, 16 * s as u32, 16, 16), &m, &x, &y);
-        // The loop: 2s^2 + s (Table 2); the epilogue selects each of the s + 1 result
-        // words with one Mul.
-        assert_eq!(r.stats.muls, 2 * s * s + s + s + 1, "{method:?}");
+fn n_mul_is_2s2_plus_s_whatever_p() {
+    for s in [4u64, 9, 16] {
+        for (method, p) in [
+            (Method::SingleCore, 1),
+            (Method::MethodI, 3),
+            (Method::MethodII, 2),
+            (Method::MethodII, 4),
+        ] {
+            for bits in [16 * s as u32 - 1, 16 * s as u32] {
+                let (muls, _) = loop_counts(method, p, bits);
+                // Table 2: N_mul = 2s^2 + s (s products X_j Y_i, s products M_j T and T).
+                assert_eq!(muls, 2 * s * s + s, "{method:?} p = {p} s = {s} n = {bits}");
+            }
+        }
+    }
+    // The epilogue selects each of the s + 1 result words with one more Mul.
+    let (m, x, y) = check::random_operands(16 * 9, 7).unwrap();
+    let r = run(&config(Method::MethodII, 3, 16 * 9, 16, 16), &m, &x, &y);
+    assert_eq!(r.stats.muls, 2 * 81 + 9 + 10);
+}
+
+#[test]
+fn n_add_is_four_per_word_and_a_few_per_iteration() {
+    for s in [4u64, 9, 16] {
+        // One core (and method-I, whose every iteration is one core's): four additions
+        // per word, T's addition, and the carries out of the rows' top words: 4s + 3 per
+        // iteration, 3s + 1 in the first (Z = 0). Table 2's 4s^2 + s counts 4s + 1.
+        let one = (s - 1) * (4 * s + 3) + 3 * s + 1;
+        assert_eq!(one, 4 * s * s + 2 * s - 2);
+        for (method, p) in [
+            (Method::SingleCore, 1),
+            (Method::MethodI, 2),
+            (Method::MethodI, 4),
+        ] {
+            let (_, adds) = loop_counts(method, p, 16 * s as u32 - 1);
+            assert_eq!(adds, one, "{method:?} p = {p} s = {s}");
+            // n = w s: Z may reach R, so its extra bit is carried: two more per iteration.
+            let (_, adds) = loop_counts(method, p, 16 * s as u32);
+            assert_eq!(
+                adds,
+                4 * s * s + 4 * s - 3,
+                "{method:?} p = {p} s = {s} n = ws"
+            );
+        }
+        // Method-II: each of the p - 1 lower cores also has the top additions of its own
+        // rows (2), keeps its carry E_hi (2) and adds the boundary word from the core
+        // above (3): 7 more per iteration (2 in the first).
+        // (Slices of at least two words: a one-word row needs no addition.)
+        for p in [2u64, 4].into_iter().filter(|&p| 2 * p <= s) {
+            let (_, adds) = loop_counts(Method::MethodII, p as usize, 16 * s as u32 - 1);
+            assert_eq!(
+                adds,
+                (s - 1) * (4 * s + 3 + 7 * (p - 1)) + 3 * s + 1 + 2 * (p - 1),
+                "method-II p = {p} s = {s}"
+            );
+        }
     }
 }
 
@@ -231,49 +288,63 @@ fn bad_parameters_are_typed_errors() {
     );
 }
 
-/// Seed 002, Fig. 6 (n = 256, w = 16, S_rf = 16): what the model reproduces.
+/// Seed 002, Fig. 6 (n = 256, w = 16, S_rf = 16): cycles per multiplication, simulated
+/// on real operands (each product checked), against the published points.
 ///
-/// The model's absolute cycle counts are about 1.45 times the figure's (with one carry
-/// flag a word costs 7 additions instead of the 4 the seed counts): docs/ARCHITECTURES.md
-/// sets every point side by side. Checked here is what carries over: method-II's 4-core
-/// speed-up within 10 % of the published 3.68, method-II ahead of method-I at every core
-/// count, and method-I levelling off beyond 4 cores against the single memory port.
-/// (The 2-core speed-ups come out 13 % above the published ones, method-I's 4-core one
-/// 15 % below.)
+/// Every point must be within 10 % of the figure, except those in `MISSES`, which
+/// docs/ARCHITECTURES.md explains; a listed point must still miss, so that the list
+/// stays true.
 #[test]
-fn seed_002_fig_6_shape() {
+fn seed_002_fig_6() {
+    const PUBLISHED: [(Method, usize, f64); 5] = [
+        (Method::SingleCore, 1, 2512.0),
+        (Method::MethodI, 2, 1664.0),
+        (Method::MethodII, 2, 1342.0),
+        (Method::MethodI, 4, 852.0),
+        (Method::MethodII, 4, 682.0),
+    ];
+    // Method-I's iteration cannot start before the previous one has made its lowest
+    // word, which with carry chains over whole rows is late in the iteration.
+    const MISSES: [(Method, usize); 1] = [(Method::MethodI, 4)];
     let (m, x, y) = check::random_operands(256, 1).unwrap();
     let cycles = |method, p| {
-        let r = run(&config(method, p, 256, 16, 16), &m, &x, &y);
-        (
-            r.stats.cycles,
-            r.stats.loads.total() + r.stats.stores.total(),
-        )
+        run(&config(method, p, 256, 16, 16), &m, &x, &y)
+            .stats
+            .cycles
     };
-    let (single, _) = cycles(Method::SingleCore, 1);
-    let speedup = |c: u64| single as f64 / c as f64;
-    let (ii4, _) = cycles(Method::MethodII, 4);
-    let published_ii4 = 2512.0 / 682.0;
-    assert!(
-        (speedup(ii4) / published_ii4 - 1.0).abs() < 0.10,
-        "method-II p=4: {}",
-        speedup(ii4)
-    );
-    for p in [2, 4, 6, 8] {
-        let (one, _) = cycles(Method::MethodI, p);
-        let (two, _) = cycles(Method::MethodII, p);
-        assert!(two < one, "p = {p}: method-II {two} vs method-I {one}");
+    for (method, p, published) in PUBLISHED {
+        let error = cycles(method, p) as f64 / published - 1.0;
+        if MISSES.contains(&(method, p)) {
+            assert!(error.abs() > 0.10, "{method:?} p = {p} now within 10 %");
+        } else {
+            assert!(
+                error.abs() <= 0.10,
+                "{method:?} p = {p}: {:+.1} %",
+                100.0 * error
+            );
+        }
     }
-    // Method-I at 8 cores: within 25 % of the bound of one memory access per cycle, and
-    // less than 10 % faster than at 4 cores.
-    let (i8, accesses) = cycles(Method::MethodI, 8);
-    assert!(
-        i8 as f64 <= 1.25 * accesses as f64,
-        "{i8} cycles for {accesses} accesses"
-    );
-    let (i4, _) = cycles(Method::MethodI, 4);
-    assert!(
-        i8 as f64 > 0.9 * i4 as f64,
-        "method-I keeps scaling: {i4} -> {i8}"
-    );
+    // Method-I gets worse beyond 4 cores.
+    let i4 = cycles(Method::MethodI, 4);
+    assert!(cycles(Method::MethodI, 6).max(cycles(Method::MethodI, 8)) > i4);
+    // Method-II is fastest on 6 cores.
+    let ii: Vec<u64> = (1..=8)
+        .map(|p| {
+            let method = if p == 1 {
+                Method::SingleCore
+            } else {
+                Method::MethodII
+            };
+            cycles(method, p)
+        })
+        .collect();
+    let best = (1..=8).min_by_key(|&p| ii[p - 1]);
+    assert_eq!(best, Some(6), "method-II: {ii:?}");
+    // Method-II ahead of method-I at every core count.
+    for p in [2, 4, 6, 8] {
+        assert!(
+            cycles(Method::MethodII, p) < cycles(Method::MethodI, p),
+            "p = {p}"
+        );
+    }
 }

@@ -69,6 +69,10 @@ pub struct Stats {
     pub adds: u64,
     /// `Sub` instructions executed.
     pub subs: u64,
+    /// `Mul` instructions executed in the loop (seed 002's N_mul; the epilogue's are not).
+    pub loop_muls: u64,
+    /// `Add` and `Adc` instructions executed in the loop (seed 002's N_add).
+    pub loop_adds: u64,
 }
 
 /// The cores' registers and carry flags and the data memory.
@@ -98,11 +102,23 @@ impl Machine {
         &self.memory
     }
 
-    /// Runs `bundles` (one instruction per core each) from cycle 0.
+    /// Runs `bundles` (one instruction per core each) from cycle 0; every instruction
+    /// counts as part of the loop.
     pub fn run(&mut self, bundles: &[Vec<Instr>]) -> Result<Stats, SimError> {
+        let in_loop: Vec<Vec<bool>> = bundles.iter().map(|b| vec![true; b.len()]).collect();
+        self.run_marked(bundles, &in_loop)
+    }
+
+    /// Runs `bundles` from cycle 0; `in_loop[c][k]` says whether instruction k of bundle
+    /// c belongs to the loop (for [`Stats::loop_muls`] and [`Stats::loop_adds`]).
+    pub fn run_marked(
+        &mut self,
+        bundles: &[Vec<Instr>],
+        in_loop: &[Vec<bool>],
+    ) -> Result<Stats, SimError> {
         let mut stats = Stats::default();
         let mut now = 0u64;
-        for bundle in bundles {
+        for (c, bundle) in bundles.iter().enumerate() {
             self.check(bundle)?;
             // Interlock: wait until every source register of the bundle can be read.
             let mut issue = now;
@@ -116,6 +132,13 @@ impl Machine {
             stats.stalls += issue - now;
             for (core, instr) in bundle.iter().enumerate() {
                 self.execute(core, instr, issue, &mut stats);
+                if in_loop.get(c).and_then(|b| b.get(core)) == Some(&true) {
+                    match instr {
+                        Instr::Mul { .. } => stats.loop_muls += 1,
+                        Instr::Add { .. } | Instr::Adc { .. } => stats.loop_adds += 1,
+                        _ => {}
+                    }
+                }
             }
             stats.bundles += 1;
             now = issue + 1;

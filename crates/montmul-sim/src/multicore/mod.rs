@@ -13,10 +13,12 @@
 //! [`program`]. Two choices matter for the figures:
 //!
 //! - S_rf is the number of registers that hold words of X, M and Z, as in the seed's
-//!   Table 3; each core also has [`program::SCRATCH_REGISTERS`] registers for the
-//!   datapath (products, carries, T, M', Y_i), which the seed's thresholds leave out.
-//! - With one carry flag a word of FIOS takes 2 `Mul` and 7 `Add`/`Adc` instructions
-//!   (see [`program`]); the seed's N_add = 4s^2 + s counts word additions.
+//!   Table 3: k words stay in registers when S_rf >= k (the ranges of Table 3 closed
+//!   below, as Fig. 6 requires); each core also has datapath registers (products, the
+//!   two rows of products, carries, T, M', Y_i), which the seed's thresholds leave out.
+//! - An iteration works row by row with one carry flag (see [`program`]): 2 `Mul` and 4
+//!   `Add`/`Adc` per word, as the seed's N_mul = 2s^2 + s and N_add = 4s^2 + s count,
+//!   plus a few additions per iteration for the rows' top words and local carries.
 
 pub mod isa;
 pub mod machine;
@@ -185,9 +187,9 @@ pub fn simulate(
         top_bit: config.bits == w * s as u32,
     };
     let prog = program::generate(config, &ops)?;
-    let bundles = schedule::pack(&prog.cores, prog.registers)?;
+    let (bundles, in_loop) = schedule::pack(&prog.cores, prog.registers, &prog.loop_end)?;
     let mut machine = Machine::new(config.cores, prog.registers, w, prog.memory);
-    let stats = machine.run(&bundles)?;
+    let stats = machine.run_marked(&bundles, &in_loop)?;
     let at = prog.result as usize;
     let out = &machine.memory()[at..at + s + 1];
     let product = out

@@ -1,36 +1,41 @@
 //! Program generators: FIOS (seed 002, Alg. 1) for one core, method-I and method-II.
 //!
 //! All three are built from one routine, `Builder::iteration`: one core runs one
-//! iteration of the outer loop on a slice [a, b) of the words of Z, X and M. Per word j
-//! it forms the two products X_j Y_i = (H1, L1) and M_j T = (H2, L2) with `Mul` and
-//! adds them, Z_j and the carry C^(j) into one word, in seven additions:
+//! iteration of the outer loop on a slice [a, b) of q words of Z, X and M, row by row,
+//! with the one carry flag of the ISA (seed 002, Table 1):
 //!
 //! ```text
-//! Adc H1 = H1 + 0 + Ca      the carry's bit of weight j+1 (left in the flag)
-//! Add S  = C + L1           C: the carry's low word (weight j)
-//! Adc H1 = H1 + 0 + Ca
-//! Add S  = S + L2
-//! Adc H2 = H2 + 0 + Ca
-//! Add Z' = S + Z_j          the new word (Z'_(j-1) after the shift)
-//! Adc C  = H1 + H2 + Ca     the new carry: low word in C, bit of weight j+2 in the flag
+//! P = X Y_i     q Mul (each a double word), q additions: P_t = L_t + H_(t-1) + Ca
+//! S = Z_0 + P_0 one Add; T = S M' mod 2^w: one Mul (Alg. 1, line 3; core 0 only)
+//! Q = M T       q Mul, q additions
+//! V = P + Q     q + 1 additions (Add, then Adc)
+//! Z' = Z + V    q additions and one for the carry into the top word
 //! ```
 //!
-//! None of the `Adc`s into H1 and H2 can carry out (the bounds are beside them), and the
-//! carry stays below 2^(w+1) - 1: (2^w - 1) + 2 (2^w - 1)^2 + 2^(w+1) - 2 < (2^(w+1) - 1)
-//! 2^w. Seven is the fewest with one carry flag: three additions make the word, one
-//! makes the carry, and of the four carry bits of weight j + 1 only one can ride on an
-//! addition that is needed anyway. The seed's N_add = 4s^2 + s counts word additions,
-//! not the instructions that move carries into registers (which its sec. 4 says a
-//! general-purpose core needs), so the model runs more instructions than the seed's
-//! figures imply.
+//! That is 2 `Mul` and 4 additions per word, as the seed counts (N_mul = 2s^2 + s, N_add
+//! = 4s^2 + s), and 3 more additions per iteration: T's, and the carries out of the top
+//! words of P, Q and Z + V less the one the top word of V absorbs. Fewer is not possible
+//! with one flag: every word position between 1 and q - 1 gathers five words (Z, two
+//! low and two high halves of products), so four additions, each with a carry into the
+//! position above, and the top position needs one addition per incoming carry. In the
+//! first iteration Z = 0: no S and no Z + V (3q + 1 additions).
 //!
-//! Carries stay in the core that made them (seed 002, sec. 4): the carry out of a
-//! slice's top word is kept as E = (E_lo, E_hi) in that core and added into the same
-//! word position (the slice's top word, after the shift) in the next iteration. For the
-//! top slice this E is Z's top word and its extra bit Z_s (Z < 2M may exceed R when
-//! n = w s). After the loop an epilogue (`Builder::epilogue`) adds the E's in, with
-//! the carries rippling up from core to core, subtracts M when Z >= M (the carry of
-//! Z + (2^(w(s+1)) - M), rippling up the same way and sent back to every core, which
+//! A row's additions cannot carry out of its top word (a high half is at most 2^w - 2);
+//! nor can the top addition of V or of Z + V when the slice is the top one and n < w s
+//! (then the whole sum is below 2^(w(s+1))). Otherwise the carry past the top goes into
+//! E_hi, a register of the core.
+//!
+//! Carries stay in the core that made them (seed 002, sec. 4): the slice's top word and
+//! E_hi (weight b) stay in that core as its own words, and the boundary word from the
+//! core above (its lowest new word, which has the weight of this core's top word) is
+//! added at the end of the next iteration (3 additions). The accumulator is a window of
+//! q + 1 registers that turns by one register per iteration, so that the shift of Z
+//! (the division by r) moves nothing. For the top slice E_hi is Z's extra bit Z_s (Z <
+//! 2M may exceed R when n = w s).
+//!
+//! After the loop an epilogue (`Builder::epilogue`) adds the carries in, with the
+//! carries rippling up from core to core, subtracts M when Z >= M (the carry of Z +
+//! (2^(w(s+1)) - M), rippling up the same way and sent back to every core, which
 //! selects each of its words with a `Mul`, since the ISA has no branch) and stores the
 //! s + 1 words of the result. Method-I's Z is in memory by then; core 0 finishes it.
 
@@ -38,8 +43,9 @@ use super::isa::{Addr, Instr, Reg, Traffic};
 use super::{Config, Method};
 use crate::SimError;
 
-/// Registers of the datapath in every core, beside the S_rf registers that hold words
-/// of X, M and Z (the seed's S_rf counts only those).
+/// Named registers of the datapath in every core, beside the S_rf registers that hold
+/// words of X and M and the blocks for the accumulator and the rows (the seed's S_rf
+/// counts only words of X, M and Z).
 pub const SCRATCH_REGISTERS: usize = 24;
 
 // The scratch registers. `Mul` writes a pair (r, r + 1).
@@ -48,9 +54,7 @@ const MP: Reg = 1;
 const Y: Reg = 2;
 const T: Reg = 3; // and 4: the high word of (Z_0 + X_0 Y_i) M', unused
 const L1: Reg = 5;
-const H1: Reg = 6;
 const L2: Reg = 7;
-const H2: Reg = 8;
 const S: Reg = 9;
 const C: Reg = 10;
 const BB: Reg = 11;
@@ -65,6 +69,9 @@ const NC: Reg = 20;
 const DC: Reg = 21;
 const DC2: Reg = 22;
 const D: Reg = 23;
+/// V's carry past the slice's top word, until it joins E_hi (the epilogue's DC is free
+/// during the loop).
+const VH: Reg = DC;
 
 // The epilogue works on two words at a time; the loop's registers are free by then.
 // Temporaries for loaded words, constants, sums, selection products (with r + 1) and
@@ -104,48 +111,87 @@ pub struct Residency {
 
 impl Residency {
     /// Single core and method-II, for a slice of `words` words (seed 002, Table 3, with
-    /// s/p = `words`): above 3s/p registers X, M and Z stay; above 2s/p, X and Z; above
-    /// s/p, Z; otherwise nothing.
+    /// s/p = `words`, each range closed below): from 3s/p registers on X, M and Z stay;
+    /// from 2s/p, X and Z; from s/p, Z; below, nothing.
     pub fn sliced(registers: usize, words: usize) -> Self {
         let r = registers;
         Residency {
-            x: r > 2 * words,
-            m: r > 3 * words,
-            z: r > words,
+            x: r >= 2 * words,
+            m: r >= 3 * words,
+            z: r >= words,
         }
     }
 
-    /// Method-I (Table 3: thresholds 2s, s; Z always travels through memory).
+    /// Method-I (Table 3: from 2s registers X and M stay, from s X; Z always travels
+    /// through memory).
     pub fn whole(registers: usize, words: usize) -> Self {
         Residency {
-            x: registers > words,
-            m: registers > 2 * words,
+            x: registers >= words,
+            m: registers >= 2 * words,
             z: false,
         }
     }
 }
 
-/// One iteration of one core on the words [a, b).
+/// One iteration of one core on the words [a, b) (q = b - a words).
 struct Iteration {
     i: usize,
-    a: usize,
-    b: usize,
+    /// The iteration this core runs next, whose Y_i it loads as soon as the row P no
+    /// longer needs the register.
+    next: Option<usize>,
+    /// Whether this is the core's first iteration (whose Y_i is loaded at its start).
+    first: bool,
     x: Vec<Src>,
     m: Vec<Src>,
-    /// Z_j for j in a..b-1 (the top word is `top` plus E).
+    /// Z_j for j in a..b: q words, the top one the core's own carry word.
     z: Vec<Src>,
-    /// The stored part of the top word (the boundary word from the next core), if any.
+    /// The boundary word from the core above, of weight b - 1 (Zero for the top core).
     top: Src,
-    e_lo: Src,
+    /// The core's carry bits of weight b (E_hi), or Zero where none can exist.
     e_hi: Src,
+    /// Whether the slice's sum can carry past its top word (so that E_hi is made).
+    overflow: bool,
     /// T: computed here (with M' in `MP`) or loaded.
     t_load: Option<Addr>,
     t_store: Option<Addr>,
-    /// New words a-1 (`low`) and a..b-2 (`z_out`).
+    /// The accumulator: q + 1 registers for the positions a..=b.
+    acc: Vec<Reg>,
+    /// First register of the two row buffers (q + 1 contiguous registers each).
+    rows: [Reg; 2],
+    /// New word a - 1 (`low`) and new words a..b (`z_out`, q of them).
     low: Dst,
     z_out: Vec<Dst>,
-    e_lo_out: Dst,
     e_hi_out: Dst,
+}
+
+/// The registers of the accumulator and the two row buffers, after the S_rf registers.
+#[derive(Clone, Copy)]
+struct Blocks {
+    /// The first registers of the rows P and Q (s + 1 each).
+    rows: [Reg; 2],
+    /// The first register of the accumulator window (s + 1).
+    window: Reg,
+}
+
+impl Blocks {
+    fn new(registers: usize, s: usize) -> Self {
+        let base = (SCRATCH_REGISTERS + registers) as Reg;
+        let len = (s + 1) as Reg;
+        Blocks {
+            rows: [base, base + len],
+            window: base + 2 * len,
+        }
+    }
+
+    /// Register t of a window of q + 1 registers (taken modulo q + 1).
+    fn window(&self, t: usize, q: usize) -> Reg {
+        self.window + (t % (q + 1)) as Reg
+    }
+
+    /// Registers per core for S_rf = `registers` and s words.
+    fn total(registers: usize, s: usize) -> usize {
+        SCRATCH_REGISTERS + registers + 3 * (s + 1)
+    }
 }
 
 /// A generated program: one instruction stream per core, the initial data memory, and
@@ -158,8 +204,11 @@ pub struct Program {
     pub memory: Vec<u64>,
     /// Address of the result (s + 1 words, the top one zero).
     pub result: Addr,
-    /// Registers per core: [`SCRATCH_REGISTERS`] + S_rf.
+    /// Registers per core: [`SCRATCH_REGISTERS`] + S_rf + 3 (s + 1) (the accumulator
+    /// and the two rows of products).
     pub registers: usize,
+    /// Per core, how many of its instructions are the loop (the rest is the epilogue).
+    pub loop_end: Vec<usize>,
 }
 
 /// The words of the operands, as the generator needs them (little-endian, s words).
@@ -192,23 +241,24 @@ pub fn generate(config: &Config, ops: &Operands<'_>) -> Result<Program, SimError
     let neg_m = b.place(ops.neg_m);
     let layout = Layout { x, y, m, mp, neg_m };
     let parts = match config.method {
-        Method::SingleCore | Method::MethodII => b.sliced(config, s, &layout)?,
+        Method::SingleCore | Method::MethodII => b.sliced(config, s, &layout, ops.top_bit)?,
         Method::MethodI => b.whole(config, s, &layout, ops.top_bit)?,
     };
+    let loop_end = b.code.iter().map(Vec::len).collect();
     let result = b.epilogue(&parts, s, config.registers, &layout);
     Ok(Program {
         cores: b.code,
         memory: b.memory,
         result,
-        registers: SCRATCH_REGISTERS + config.registers,
+        registers: Blocks::total(config.registers, s),
+        loop_end,
     })
 }
 
-/// Where a core finds the words of its slice of X and M, and the registers of its Z.
+/// Where a core finds the words of its slice of X and M.
 struct Placement {
     x: Vec<Src>,
     m: Vec<Src>,
-    z: Vec<Reg>,
 }
 
 /// One core's share of a sliced schedule.
@@ -308,106 +358,264 @@ impl Builder {
         }
     }
 
-    /// The register an output word is computed into.
-    fn target(dst: Dst) -> Reg {
-        match dst {
-            Dst::Reg(r) => r,
-            Dst::Drop | Dst::Mem(..) => S,
-        }
-    }
-
     fn put(&mut self, core: usize, dst: Dst, reg: Reg) {
         if let Dst::Mem(addr, traffic) = dst {
             self.store(core, reg, addr, traffic);
         }
     }
 
-    /// One iteration of the outer loop on one core's slice (see the module doc).
+    /// One row of products: the q + 1 words of V f into the q + 1 contiguous registers
+    /// from `dest`, for the words V of `words` (q of them) and the factor in `f`. Every
+    /// `Mul` gives a double word (seed 002, Table 1: {R(i+1), Ri} = Rj Rk); one carry chain
+    /// adds each high word to the next low word: q `Mul`s and, for q >= 2, q additions
+    /// (the last, high word + carry, cannot carry out: a high word is at most 2^w - 2).
+    /// Each `Mul` is issued one step ahead of the addition that reads it, and each word
+    /// in memory is loaded two steps ahead of its `Mul`.
+    /// `hook` is code that needs the first low word (T's computation): its instructions
+    /// go one per step from the second `Mul` on, before the chain's first addition
+    /// (they may clobber the flag) when there is room, so that their latencies overlap
+    /// with the row.
+    fn row(
+        &mut self,
+        core: usize,
+        words: &[Src],
+        f: Reg,
+        dest: Reg,
+        temps: [Reg; 3],
+        hook: &[Instr],
+    ) {
+        let q = words.len();
+        let mut hook = hook.iter();
+        let mut regs: Vec<Reg> = vec![ZERO; q];
+        let fetch = |b: &mut Builder, t: usize, regs: &mut [Reg]| {
+            if t < q {
+                regs[t] = b.fetch(core, words[t], temps[t % 3]);
+            }
+        };
+        let pairs = [L1, L2, S];
+        let pair = |t: usize| if t == 0 { dest } else { pairs[t % 3] };
+        fetch(self, 0, &mut regs);
+        fetch(self, 1, &mut regs);
+        fetch(self, 2, &mut regs);
+        self.mul(core, pair(0), regs[0], f);
+        if q > 1 {
+            self.mul(core, pair(1), regs[1], f);
+            fetch(self, 3, &mut regs);
+        }
+        // The hook's flag-setting instruction goes before the chain starts.
+        if let Some(&instr) = hook.next() {
+            self.emit(core, instr);
+        }
+        for t in 1..=q {
+            if t > 1 || q < 2 {
+                for &instr in hook.by_ref() {
+                    self.emit(core, instr);
+                    if !matches!(instr, Instr::Load { .. }) {
+                        break;
+                    }
+                }
+            }
+            if t + 1 < q {
+                self.mul(core, pair(t + 1), regs[t + 1], f);
+                fetch(self, t + 3, &mut regs);
+            }
+            if t == 1 && q >= 2 {
+                self.add(core, dest + 1, dest + 1, pair(1));
+            } else if t >= 2 && t < q {
+                self.adc(core, dest + t as Reg, pair(t - 1) + 1, pair(t));
+            } else if t == q && q >= 2 {
+                self.adc(core, dest + q as Reg, pair(q - 1) + 1, ZERO);
+            }
+        }
+        for &instr in hook {
+            self.emit(core, instr);
+        }
+    }
+
+    /// One iteration of the outer loop on one core's slice (see the module doc): the row
+    /// P = X Y_i, T from Z_0 + P_0, the row Q = M T, the chain V = P + Q, the chain
+    /// Z + V (which makes the new words, lowest first), then the boundary word from the
+    /// core above.
     fn iteration(&mut self, core: usize, it: &Iteration, y: Addr) {
-        self.load(core, Y, y + it.i as Addr, Traffic::Operand);
+        let q = it.z.len();
+        let acc = &it.acc;
+        let [pb, qb] = it.rows;
+        if it.first {
+            self.load(core, Y, y + it.i as Addr, Traffic::Operand);
+        }
+        let fresh = it.z.iter().all(|z| matches!(z, Src::Zero)) && matches!(it.e_hi, Src::Zero);
+        // T = (Z_0 + X_0 Y_i) M' mod 2^w (Alg. 1, line 3): one addition (none while Z = 0),
+        // then the low word of a Mul, issued among the row's instructions.
+        let mut zr: Vec<Reg> = Vec::with_capacity(q);
+        let mut hook = Vec::new();
+        let mut b_early = false;
+        // A Z_0 that comes from memory (method-I: from another core) is waited for after
+        // the row, which does not need it.
+        let late = matches!(it.z[0], Src::Mem(..));
+        if it.t_load.is_none() {
+            let s0 = if fresh {
+                pb
+            } else {
+                let z0 = match it.z[0] {
+                    Src::Reg(r) => r,
+                    Src::Zero | Src::Mem(..) => acc[0],
+                };
+                zr.push(z0);
+                hook.push(Instr::Add {
+                    rd: D,
+                    rj: z0,
+                    rk: pb,
+                });
+                if q == 1 {
+                    // A one-word slice's Z_0 is also its top word: the boundary word is
+                    // part of it.
+                    if let Src::Mem(addr, traffic) = it.top {
+                        self.load(core, ELO, addr, traffic);
+                        b_early = true;
+                        hook.push(Instr::Add {
+                            rd: D,
+                            rj: D,
+                            rk: ELO,
+                        });
+                    }
+                }
+                D
+            };
+            hook.push(Instr::Mul {
+                rd: T,
+                rj: s0,
+                rk: MP,
+            });
+            if let Some(addr) = it.t_store {
+                hook.push(Instr::Store {
+                    rs: T,
+                    addr,
+                    traffic: Traffic::Transfer,
+                });
+            }
+        }
+        if late && !fresh {
+            self.row(core, &it.x, Y, pb, [XT, ZT, BB], &[]);
+            if let Src::Mem(addr, traffic) = it.z[0] {
+                self.load(core, acc[0], addr, traffic);
+            }
+            if zr.is_empty() {
+                zr.push(acc[0]);
+            }
+            for &instr in &hook {
+                self.emit(core, instr);
+            }
+        } else {
+            self.row(core, &it.x, Y, pb, [XT, ZT, BB], &hook);
+        }
+        let fetch_z = |b: &mut Builder, t: usize| -> Reg {
+            match it.z[t] {
+                Src::Zero => ZERO,
+                Src::Reg(r) => r,
+                Src::Mem(addr, traffic) => {
+                    b.load(core, acc[t], addr, traffic);
+                    acc[t]
+                }
+            }
+        };
         if let Some(addr) = it.t_load {
             self.load(core, T, addr, Traffic::Transfer);
         }
-        // Between words the carry C^(j) <= 2^(w+1) - 2 lives in C (low word, weight j)
-        // and the carry flag (weight j + 1); only Mul, Load and Store, which leave the
-        // flag alone, come between the word that sets it and the word that reads it.
-        let mut flag_saved = false;
-        for j in it.a..it.b {
-            let k = j - it.a;
-            let xr = self.fetch(core, it.x[k], XT);
-            let mr = self.fetch(core, it.m[k], MT);
-            if j + 1 == it.b {
-                // E is only needed at the top word: fetching it there lets the next
-                // iteration start (method-I) before this one has finished.
-                self.fetch_into(core, it.e_lo, ELO);
-                self.fetch_into(core, it.e_hi, EHI);
+        if let Some(next) = it.next {
+            self.load(core, Y, y + next as Addr, Traffic::Operand);
+        }
+        if let (Src::Mem(addr, traffic), false) = (it.top, b_early) {
+            self.load(core, ELO, addr, traffic);
+            b_early = true;
+        }
+        self.row(core, &it.m, T, qb, [MT, BT, NC], &[]);
+        // V = P + Q (into the accumulator straight away when Z = 0). P + Q < 2^(w(q+1))
+        // whenever the slice cannot overflow; otherwise its carry goes to E_hi.
+        let v = if fresh {
+            acc.clone()
+        } else {
+            (0..=q).map(|t| pb + t as Reg).collect()
+        };
+        let has_top = !matches!(it.top, Src::Zero);
+        let pending = |t: usize| has_top && t + 1 >= q;
+        for t in 0..=q {
+            if t == 0 {
+                self.add(core, v[0], pb, qb);
+            } else {
+                self.adc(core, v[t], pb + t as Reg, qb + t as Reg);
             }
-            let zr = if j + 1 < it.b {
-                self.fetch(core, it.z[k], ZT)
-            } else if matches!(it.top, Src::Zero) {
+            if fresh && !pending(t) {
+                self.output(core, it, t);
+            }
+        }
+        let mut e_live = false;
+        if it.overflow {
+            // In the first iteration E_hi is made here; later V's carry waits in VH.
+            let rd = if fresh { EHI } else { VH };
+            self.adc(core, rd, ZERO, ZERO);
+            e_live = fresh;
+        }
+        if !fresh {
+            // The new words: Z + V, each sent on as soon as it is made.
+            if zr.is_empty() {
+                zr.push(fetch_z(self, 0));
+            }
+            for t in 0..q {
+                if t + 1 < q {
+                    zr.push(fetch_z(self, t + 1));
+                }
+                if t == 0 {
+                    self.add(core, acc[0], zr[0], pb);
+                } else {
+                    self.adc(core, acc[t], zr[t], pb + t as Reg);
+                }
+                if !pending(t) {
+                    self.output(core, it, t);
+                }
+            }
+            if it.overflow {
+                let e = self.fetch(core, it.e_hi, EHI);
+                self.adc(core, acc[q], pb + q as Reg, e);
+                self.adc(core, EHI, VH, ZERO);
+                e_live = true;
+            } else {
+                // Z + V < 2^(w(q+1)): no carry out.
+                self.adc(core, acc[q], pb + q as Reg, ZERO);
+            }
+            if !pending(q) {
+                self.output(core, it, q);
+            }
+        }
+        if has_top {
+            let br = if b_early {
                 ELO
             } else {
-                // Top word: the stored word plus E_lo, whose carry joins E_hi (weight
-                // b). That addition needs the flag, so the carry bit moves to a register.
-                if j > it.a {
-                    self.adc(core, BB, ZERO, ZERO);
-                    flag_saved = true;
-                }
-                let br = self.fetch(core, it.top, BT);
-                self.add(core, ZT, br, ELO);
-                self.adc(core, EHI, EHI, ZERO);
-                ZT
+                self.fetch(core, it.top, BT)
             };
-            let out = if j == it.a { it.low } else { it.z_out[k - 1] };
-            let rd = Self::target(out);
-            self.mul(core, L1, xr, Y);
-            if j == it.a {
-                // The carry in is 0.
-                self.add(core, S, zr, L1);
-                self.adc(core, H1, H1, ZERO);
-                if it.t_load.is_none() {
-                    // T = (Z_0 + X_0 Y_i) M' mod 2^w (Alg. 1, line 3).
-                    self.mul(core, T, S, MP);
-                    if let Some(addr) = it.t_store {
-                        self.store(core, T, addr, Traffic::Transfer);
-                    }
-                }
-                self.mul(core, L2, mr, T);
-                self.add(core, rd, S, L2);
-                self.adc(core, C, H1, H2);
-            } else {
-                self.mul(core, L2, mr, T);
-                // H1 <= 2^w - 2; taking the carry bit b of weight j + 1 cannot overflow.
-                if flag_saved {
-                    self.add(core, H1, H1, BB);
-                } else {
-                    self.adc(core, H1, H1, ZERO);
-                }
-                self.add(core, S, C, L1);
-                // H1 + b + carry <= 2^w - 1: H1 = 2^w - 2 only when L1 = 1, and b = 1
-                // only when C <= 2^w - 2 (C^(j) <= 2^(w+1) - 2), so then C + L1 < 2^w.
-                self.adc(core, H1, H1, ZERO);
-                self.add(core, S, S, L2);
-                // H2 <= 2^w - 2.
-                self.adc(core, H2, H2, ZERO);
-                self.add(core, rd, S, zr);
-                // C^(j+1) = H1 + H2 + carry, its bit of weight j + 2 left in the flag.
-                self.adc(core, C, H1, H2);
+            self.add(core, acc[q - 1], acc[q - 1], br);
+            self.adc(core, acc[q], acc[q], ZERO);
+            self.adc(core, EHI, EHI, ZERO);
+            for t in q.saturating_sub(1)..=q {
+                self.output(core, it, t);
             }
-            self.put(core, out, rd);
         }
-        // The carry out of the top word (C and the flag) and E_hi all weigh 2^(w b):
-        // their sum is the new E, at word b - 1 after the shift. It is below
-        // 2^(w+1) + 4, so the new E_hi is at most 2 and the last `Adc` cannot carry out.
-        self.adc(core, U, ZERO, ZERO);
-        self.add(core, ELO, C, EHI);
-        self.adc(core, EHI, U, ZERO);
-        self.put(core, it.e_lo_out, ELO);
-        self.put(core, it.e_hi_out, EHI);
+        if e_live {
+            self.put(core, it.e_hi_out, EHI);
+        }
     }
 
-    /// Loads the core's resident words of X and M; says where each word of the slice
-    /// comes from in every iteration, and which registers hold Z.
+    /// Sends accumulator word t (position a + t) where the iteration says.
+    fn output(&mut self, core: usize, it: &Iteration, t: usize) {
+        let dst = if t == 0 { it.low } else { it.z_out[t - 1] };
+        match dst {
+            Dst::Mem(addr, traffic) => self.store(core, it.acc[t], addr, traffic),
+            Dst::Reg(r) => debug_assert_eq!(r, it.acc[t], "accumulator words stay in place"),
+            Dst::Drop => {}
+        }
+    }
+
+    /// Loads the core's resident words of X and M and says where each word of the slice
+    /// comes from in every iteration.
     fn residents(
         &mut self,
         core: usize,
@@ -417,7 +625,7 @@ impl Builder {
         registers: usize,
     ) -> Result<Placement, SimError> {
         let n = words.len();
-        let needed = (res.x as usize + res.m as usize) * n + res.z as usize * n.saturating_sub(1);
+        let needed = (res.x as usize + res.m as usize + res.z as usize) * n;
         if needed > registers {
             return Err(SimError::InvalidProgram {
                 reason: format!("{needed} resident words for {registers} registers"),
@@ -442,12 +650,7 @@ impl Builder {
         };
         let x = column(self, res.x, layout.x);
         let m = column(self, res.m, layout.m);
-        let z = if res.z {
-            (0..n.saturating_sub(1)).map(|k| next + k as Reg).collect()
-        } else {
-            Vec::new()
-        };
-        Ok(Placement { x, m, z })
+        Ok(Placement { x, m })
     }
 
     /// Single core (p = 1) and method-II: core k owns the words [a_k, b_k) for the whole
@@ -457,10 +660,12 @@ impl Builder {
         config: &Config,
         s: usize,
         layout: &Layout,
+        top_bit: bool,
     ) -> Result<Vec<Part>, SimError> {
         let p = config.cores;
         let bounds: Vec<usize> = (0..=p).map(|k| k * s / p).collect();
-        // Per core: operand sources, Z registers, residency.
+        let blocks = Blocks::new(config.registers, s);
+        // Per core: operand sources and residency.
         let mut plans = Vec::new();
         for k in 0..p {
             let (a, b) = (bounds[k], bounds[k + 1]);
@@ -474,64 +679,68 @@ impl Builder {
         // Transfer and spill slots, one word each, never reused.
         let t_slot: Vec<Addr> = (0..s).map(|_| self.alloc(1)).collect();
         let bnd: Vec<Addr> = (0..s * p).map(|_| self.alloc(1)).collect();
-        let spill: Vec<Addr> = (0..s * (s + 1)).map(|_| self.alloc(1)).collect();
-        let spill_at = |i: usize, pos: usize| spill[i * (s + 1) + pos];
+        let spill: Vec<Addr> = (0..s * s).map(|_| self.alloc(1)).collect();
+        let spill_at = |i: usize, pos: usize| spill[i * s + pos];
         for i in 0..s {
             for (k, plan) in plans.iter().enumerate() {
                 let (a, b, res) = (plan.a, plan.b, plan.res);
-                let zregs = &plan.place.z;
+                let q = b - a;
                 let top_core = k + 1 == p;
-                let z_src = |j: usize| -> Src {
+                // The accumulator turns by one register per iteration, so that the new
+                // word a + t lands where the old word a + t + 1 was: Z never moves.
+                let acc: Vec<Reg> = (0..=q).map(|t| blocks.window(t + i, q)).collect();
+                // Words a..b-2 of Z, and the top word of the top core, go through memory
+                // every iteration unless Z stays in registers; a lower core's top word
+                // (its own carry) stays in its registers.
+                let spilled = |t: usize| !res.z && (t + 1 < q || top_core);
+                let z_src = |t: usize| -> Src {
                     if i == 0 {
                         Src::Zero
-                    } else if res.z {
-                        Src::Reg(zregs[j - a])
+                    } else if spilled(t) {
+                        Src::Mem(spill_at(i - 1, a + t), Traffic::Transfer)
                     } else {
-                        Src::Mem(spill_at(i - 1, j), Traffic::Transfer)
+                        Src::Reg(acc[t])
                     }
                 };
-                let z_dst = |pos: usize| -> Dst {
-                    if res.z {
-                        Dst::Reg(zregs[pos - a])
+                let z_dst = |t: usize| -> Dst {
+                    if spilled(t) {
+                        Dst::Mem(spill_at(i, a + t), Traffic::Transfer)
                     } else {
-                        Dst::Mem(spill_at(i, pos), Traffic::Transfer)
+                        Dst::Reg(acc[t + 1])
                     }
                 };
-                // The top slice keeps Z's top word (its E_lo) in memory too when Z is not
-                // resident, like every other word of Z.
-                let spill_top = top_core && !res.z;
+                let overflow = !top_core || top_bit;
+                let z = (0..q).map(z_src).collect();
+                let z_out = (0..q).map(z_dst).collect();
                 let it = Iteration {
                     i,
-                    a,
-                    b,
+                    next: (i + 1 < s).then_some(i + 1),
+                    first: i == 0,
                     x: plan.place.x.clone(),
                     m: plan.place.m.clone(),
-                    z: (a..b - 1).map(z_src).collect(),
+                    z,
                     top: if top_core || i == 0 {
                         Src::Zero
                     } else {
                         Src::Mem(bnd[(i - 1) * p + k + 1], Traffic::Transfer)
                     },
-                    e_lo: match (i, spill_top) {
-                        (0, _) => Src::Zero,
-                        (_, true) => Src::Mem(spill_at(i - 1, s), Traffic::Transfer),
-                        (_, false) => Src::Reg(ELO),
+                    e_hi: if i == 0 || !overflow {
+                        Src::Zero
+                    } else {
+                        Src::Reg(EHI)
                     },
-                    e_hi: if i == 0 { Src::Zero } else { Src::Reg(EHI) },
+                    overflow,
                     t_load: (k > 0).then(|| t_slot[i]),
                     t_store: (k == 0 && p > 1).then(|| t_slot[i]),
+                    acc,
+                    rows: blocks.rows,
                     low: if k == 0 {
                         Dst::Drop
                     } else {
                         Dst::Mem(bnd[i * p + k], Traffic::Transfer)
                     },
-                    z_out: (a..b - 1).map(z_dst).collect(),
-                    e_lo_out: if spill_top {
-                        Dst::Mem(spill_at(i, s), Traffic::Transfer)
-                    } else {
-                        Dst::Reg(ELO)
-                    },
-                    e_hi_out: Dst::Reg(EHI),
+                    z_out,
+                    e_hi_out: if overflow { Dst::Reg(EHI) } else { Dst::Drop },
                 };
                 self.iteration(k, &it, layout.y);
             }
@@ -541,20 +750,21 @@ impl Builder {
             .enumerate()
             .map(|(k, plan)| {
                 let (a, b) = (plan.a, plan.b);
+                let q = b - a;
                 let top_core = k + 1 == p;
+                let spilled = |t: usize| !plan.res.z && (t + 1 < q || top_core);
+                let word = |t: usize| {
+                    if spilled(t) {
+                        Src::Mem(spill_at(s - 1, a + t), Traffic::Epilogue)
+                    } else {
+                        Src::Reg(blocks.window(t + s, q))
+                    }
+                };
                 Part {
                     core: k,
                     a,
                     b,
-                    words: (a..b - 1)
-                        .map(|pos| {
-                            if plan.res.z {
-                                Src::Reg(plan.place.z[pos - a])
-                            } else {
-                                Src::Mem(spill_at(s - 1, pos), Traffic::Epilogue)
-                            }
-                        })
-                        .collect(),
+                    words: (0..q - 1).map(word).collect(),
                     // The last boundary word is a transfer like the others (Table 2
                     // counts (p - 1) s of them).
                     top: if top_core {
@@ -562,12 +772,12 @@ impl Builder {
                     } else {
                         Src::Mem(bnd[(s - 1) * p + k + 1], Traffic::Transfer)
                     },
-                    e_lo: if top_core && !plan.res.z {
-                        Src::Mem(spill_at(s - 1, s), Traffic::Epilogue)
+                    e_lo: word(q - 1),
+                    e_hi: if top_core && !top_bit {
+                        Src::Zero
                     } else {
-                        Src::Reg(ELO)
+                        Src::Reg(EHI)
                     },
-                    e_hi: Src::Reg(EHI),
                 }
             })
             .collect();
@@ -585,6 +795,7 @@ impl Builder {
     ) -> Result<Vec<Part>, SimError> {
         let p = config.cores;
         let res = Residency::whole(config.registers, s);
+        let blocks = Blocks::new(config.registers, s);
         let mut sources = Vec::new();
         for k in 0..p.min(s) {
             let place = self.residents(k, res, 0..s, layout, config.registers)?;
@@ -600,11 +811,11 @@ impl Builder {
             let place = &sources[k];
             let it = Iteration {
                 i,
-                a: 0,
-                b: s,
+                next: (i + p < s).then_some(i + p),
+                first: i < p,
                 x: place.x.clone(),
                 m: place.m.clone(),
-                z: (0..s - 1)
+                z: (0..s)
                     .map(|j| {
                         if i == 0 {
                             Src::Zero
@@ -614,23 +825,20 @@ impl Builder {
                     })
                     .collect(),
                 top: Src::Zero,
-                e_lo: if i == 0 {
-                    Src::Zero
-                } else {
-                    Src::Mem(z_at(i - 1, s - 1), Traffic::Transfer)
-                },
                 e_hi: if i == 0 || !top_bit {
                     Src::Zero
                 } else {
                     Src::Mem(hi_slot[i - 1], Traffic::Transfer)
                 },
+                overflow: top_bit,
                 t_load: None,
                 t_store: None,
+                acc: (0..=s).map(|t| blocks.window(t, s)).collect(),
+                rows: blocks.rows,
                 low: Dst::Drop,
-                z_out: (0..s - 1)
+                z_out: (0..s)
                     .map(|pos| Dst::Mem(z_at(i, pos), Traffic::Transfer))
                     .collect(),
-                e_lo_out: Dst::Mem(z_at(i, s - 1), Traffic::Transfer),
                 e_hi_out: if top_bit {
                     Dst::Mem(hi_slot[i], Traffic::Transfer)
                 } else {

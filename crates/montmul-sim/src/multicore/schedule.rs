@@ -22,8 +22,16 @@ use crate::SimError;
 /// Cycles without any issue after which the packer reports a deadlock.
 const DEADLOCK_CYCLES: u64 = 10_000;
 
-/// Packs `programs` (one per core, `registers` registers each) into bundles.
-pub(crate) fn pack(programs: &[Vec<Instr>], registers: usize) -> Result<Vec<Vec<Instr>>, SimError> {
+/// Bundles, and for each slot whether its instruction belongs to the loop.
+pub(crate) type Packed = (Vec<Vec<Instr>>, Vec<Vec<bool>>);
+
+/// Packs `programs` (one per core, `registers` registers each) into bundles; the first
+/// `loop_end[c]` instructions of core c are the loop.
+pub(crate) fn pack(
+    programs: &[Vec<Instr>],
+    registers: usize,
+    loop_end: &[usize],
+) -> Result<Packed, SimError> {
     let cores = programs.len();
     let produced: HashSet<Addr> = programs
         .iter()
@@ -37,10 +45,12 @@ pub(crate) fn pack(programs: &[Vec<Instr>], registers: usize) -> Result<Vec<Vec<
     let mut pc = vec![0usize; cores];
     let mut ready = vec![vec![0u64; registers]; cores];
     let mut bundles = Vec::new();
+    let mut marks = Vec::new();
     let mut idle = 0u64;
     let mut cycle = 0u64;
     while (0..cores).any(|c| pc[c] < programs[c].len()) {
         let mut bundle = vec![Instr::Nop; cores];
+        let mut mark = vec![false; cores];
         let mut port_busy = false;
         let mut issued = false;
         for offset in 0..cores {
@@ -75,6 +85,7 @@ pub(crate) fn pack(programs: &[Vec<Instr>], registers: usize) -> Result<Vec<Vec<
                 }
             }
             bundle[c] = *instr;
+            mark[c] = pc[c] < loop_end.get(c).copied().unwrap_or(0);
             pc[c] += 1;
             issued = true;
         }
@@ -83,7 +94,8 @@ pub(crate) fn pack(programs: &[Vec<Instr>], registers: usize) -> Result<Vec<Vec<
             return Err(SimError::Deadlock { cycle });
         }
         bundles.push(bundle);
+        marks.push(mark);
         cycle += 1;
     }
-    Ok(bundles)
+    Ok((bundles, marks))
 }
