@@ -178,7 +178,7 @@ fn as_words_mut<L: Limb, const N: usize>(x: &mut [L]) -> Option<&mut [u64; N]> {
 /// `out`. Returns false, doing nothing, when `L` is not `u64` or the lengths are not `N`
 /// (the kernel was resolved for another modulus).
 #[inline(always)]
-fn on_words<L: Limb, const N: usize>(
+pub(crate) fn on_words<L: Limb, const N: usize>(
     m: &Modulus<L>,
     a: &[L],
     b: &[L],
