@@ -57,7 +57,7 @@
 
 use crate::algo::cios::Cios;
 use crate::dispatch::{self, Thresholds};
-use crate::fixed::on_words;
+use crate::fixed::{as_words, as_words_mut};
 use crate::kernel::{portable, Kernel, KernelInfo};
 use crate::{thresholds, Limb, Modulus, Reduction};
 
@@ -113,14 +113,16 @@ macro_rules! committed {
                         return lazy::<L>(m.limbs()).mul(m, a, b, out);
                     }
                     let n0 = m.n0().to_u64();
-                    if !on_words::<L, $limbs>(m, a, b, out, |a, b, n| {
-                        let mut r = [0u64; $limbs];
-                        $mul(&mut r, a, b, n, n0);
-                        r
-                    }) {
+                    match (
+                        as_words::<L, $limbs>(a),
+                        as_words::<L, $limbs>(b),
+                        as_words::<L, $limbs>(m.n()),
+                        as_words_mut::<L, $limbs>(out),
+                    ) {
+                        (Some(a), Some(b), Some(n), Some(out)) => $mul(out, a, b, n, n0),
                         // Not 64-bit limbs of this count: `with_kernel` does not let
                         // that happen, and CIOS gives the same result.
-                        Cios.mul(m, a, b, out);
+                        _ => Cios.mul(m, a, b, out),
                     }
                 }
 
@@ -129,12 +131,13 @@ macro_rules! committed {
                         return lazy::<L>(m.limbs()).sqr(m, a, out);
                     }
                     let n0 = m.n0().to_u64();
-                    if !on_words::<L, $limbs>(m, a, a, out, |a, _, n| {
-                        let mut r = [0u64; $limbs];
-                        $sqr(&mut r, a, n, n0);
-                        r
-                    }) {
-                        Cios.sqr(m, a, out);
+                    match (
+                        as_words::<L, $limbs>(a),
+                        as_words::<L, $limbs>(m.n()),
+                        as_words_mut::<L, $limbs>(out),
+                    ) {
+                        (Some(a), Some(n), Some(out)) => $sqr(out, a, n, n0),
+                        _ => Cios.sqr(m, a, out),
                     }
                 }
             }
