@@ -21,7 +21,20 @@ struct Row {
     reductions: Vec<&'static str>,
     constant_time: bool,
     available: bool,
+    /// The limb counts (of its widest word) a size-specialised kernel has code for;
+    /// `null`: every count.
+    limbs: Option<&'static [usize]>,
     summary: &'static str,
+}
+
+/// What [`montmul::Kernel::limb_counts`] says for the kernel `name` at its widest word.
+fn limb_counts(name: &str, words: &[u32]) -> Option<&'static [usize]> {
+    match words.iter().max() {
+        Some(64) => kernel::by_name::<u64>(name).ok()?.limb_counts(),
+        Some(32) => kernel::by_name::<u32>(name).ok()?.limb_counts(),
+        Some(16) => kernel::by_name::<u16>(name).ok()?.limb_counts(),
+        _ => kernel::by_name::<u8>(name).ok()?.limb_counts(),
+    }
 }
 
 /// Prints the table (or JSON) of every kernel.
@@ -35,6 +48,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             reductions: k.reductions.iter().map(|r| r.name()).collect(),
             constant_time: k.constant_time,
             available: (k.available)(),
+            limbs: limb_counts(k.name, k.words),
             summary: k.summary,
         })
         .collect();

@@ -10,6 +10,10 @@
 //! - `karatsuba_from`: the Karatsuba + REDC kernel (with the two bases above) beats
 //!   `cios-fixed` on a multiplication plus a squaring, with full reduction.
 //!
+//! and one list, `generated`: the limb counts with generated code (`gen-cios`) where
+//! that code beats the kernel the thresholds above pick, on a multiplication plus a
+//! squaring.
+//!
 //! Each time is the minimum over many short runs, so runs interrupted by other work on
 //! a busy machine drop out. The table is printed, or written with `--out FILE` or
 //! `--write` (the source checkout's own table; rebuild to use it).
@@ -246,6 +250,7 @@ pub const TUNED: Thresholds = Thresholds {{
     mulx_from: {mulx},
     karatsuba_mul_base: {mul},
     karatsuba_sqr_base: {sqr},
+    generated: &{generated:?},
 }};
 ",
         machine = machine(),
@@ -254,6 +259,7 @@ pub const TUNED: Thresholds = Thresholds {{
         mulx = show(th.mulx_from),
         mul = show(th.karatsuba_mul_base),
         sqr = show(th.karatsuba_sqr_base),
+        generated = th.generated,
     )
 }
 
@@ -272,6 +278,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         mulx_from: usize::MAX,
         karatsuba_mul_base: mul_base,
         karatsuba_sqr_base: sqr_base,
+        generated: &[],
     };
     if mulx::is_available() {
         eprintln!("mulx_from (Montgomery mul + sqr):");
@@ -309,6 +316,28 @@ pub fn run(args: Args) -> Result<(), CliError> {
         results.push((s, km + ks < fm + fs));
     }
     th.karatsuba_from = crossover(&results).unwrap_or(usize::MAX);
+
+    eprintln!("generated (gen-cios against the pick above, Montgomery mul + sqr):");
+    let gen_cios = kernel::by_name::<u64>("gen-cios")?;
+    let mut faster = Vec::new();
+    for &s in gen_cios.limb_counts().unwrap_or_default() {
+        if s > max {
+            continue;
+        }
+        let n = words.modulus(s);
+        let m = Modulus::with_kernel(&n, gen_cios, Reduction::Full)?;
+        let (gm, gs) = mul_plus_sqr(&m, &mut words, None);
+        let m = Modulus::with_kernel(&n, dispatch::pick::<u64>(&th, s), Reduction::Full)?;
+        let (pm, ps) = mul_plus_sqr(&m, &mut words, None);
+        let name = m.engine().info().name;
+        eprintln!(
+            "  {s:>3} limbs: gen-cios {gm:>9.1} + {gs:>9.1} ns  {name} {pm:>9.1} + {ps:>9.1} ns"
+        );
+        if gm + gs < pm + ps {
+            faster.push(s);
+        }
+    }
+    th.generated = faster.leak();
 
     eprintln!("with these thresholds, ns per operation (full reduction):");
     eprintln!("   bits   cios mul   cios sqr   auto mul   auto sqr  auto sqr/mul");

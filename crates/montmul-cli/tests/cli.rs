@@ -18,8 +18,16 @@ fn montmul(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// (name, words) of every algorithm, read from `montmul algos --json`.
-fn algorithms() -> Vec<(String, Vec<u64>)> {
+/// One algorithm as `montmul algos --json` lists it.
+struct Algorithm {
+    name: String,
+    words: Vec<u64>,
+    /// The limb counts it has code for; `None`: every count.
+    limbs: Option<Vec<u64>>,
+}
+
+/// Every available algorithm, read from `montmul algos --json`.
+fn algorithms() -> Vec<Algorithm> {
     let (code, out, err) = montmul(&["algos", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
@@ -28,16 +36,28 @@ fn algorithms() -> Vec<(String, Vec<u64>)> {
         .iter()
         .filter(|a| a["available"].as_bool() == Some(true))
         .map(|a| {
-            for key in ["name", "seed", "words", "constant_time", "available"] {
+            for key in [
+                "name",
+                "seed",
+                "words",
+                "constant_time",
+                "available",
+                "limbs",
+            ] {
                 assert!(a.get(key).is_some(), "algos --json lacks '{key}'");
             }
-            let words = a["words"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter_map(|w| w.as_u64())
-                .collect();
-            (a["name"].as_str().unwrap().to_string(), words)
+            let numbers = |v: &serde_json::Value| -> Vec<u64> {
+                v.as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(|w| w.as_u64())
+                    .collect()
+            };
+            Algorithm {
+                name: a["name"].as_str().unwrap().to_string(),
+                words: numbers(&a["words"]),
+                limbs: (!a["limbs"].is_null()).then(|| numbers(&a["limbs"])),
+            }
         })
         .collect()
 }
@@ -48,7 +68,7 @@ fn hex(x: &BigUint) -> String {
 
 #[test]
 fn algos_lists_every_seed_algorithm() {
-    let names: Vec<String> = algorithms().into_iter().map(|(n, _)| n).collect();
+    let names: Vec<String> = algorithms().into_iter().map(|a| a.name).collect();
     let (_, table, _) = montmul(&["algos"]);
     const SEED_ALGORITHMS: &[&str] = &[
         "sos", "cios", "fios", "fips", "cihs", "radix2", "mwr2mm", "two-way", "columns",
@@ -65,7 +85,7 @@ fn algos_lists_every_seed_algorithm() {
 #[test]
 fn mul_and_exp_agree_with_num_bigint() {
     let mut rng = TestRng::new(2024);
-    for (name, words) in algorithms() {
+    for Algorithm { name, words, limbs } in algorithms() {
         for w in words {
             for bits in [64u32, 100, 256, 1023] {
                 let n = kit::random_modulus(&mut rng, bits);
@@ -86,6 +106,18 @@ fn mul_and_exp_agree_with_num_bigint() {
                     "--word",
                     &ws,
                 ]);
+                let s = u64::from(bits.div_ceil(w as u32));
+                if limbs.as_ref().is_some_and(|l| !l.contains(&s)) {
+                    // No code for this size: a one-line error that says so.
+                    assert_eq!(code, 2, "{name} w={w} bits={bits}: {out}");
+                    assert_eq!(
+                        err.trim(),
+                        format!(
+                            "error: algorithm '{name}' has no code for moduli of {s} limbs (see `montmul algos`)"
+                        )
+                    );
+                    continue;
+                }
                 assert_eq!(code, 0, "{name} w={w}: {err}");
                 assert_eq!(
                     out.trim(),

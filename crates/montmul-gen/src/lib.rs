@@ -73,9 +73,15 @@
 //! [`spec`] (what to generate), [`ir`] (the operation list), [`algo`] (CIOS, FIOS, SOS
 //! and the shared final reduction), [`eval`] (running the list directly, the reference
 //! for tests at every size), [`variables`] (naming the values), `emit` (the two
-//! printers), [`atomic`] (writing an output file whole or not at all), [`kernels`]
-//! (generated Rust kernels for common sizes, committed and checked against the
-//! generator).
+//! printers), [`atomic`] (writing an output file whole or not at all).
+//!
+//! # Where the output is used
+//!
+//! montmul's kernel `gen-cios` (`montmul::generated`) is this generator's Rust output
+//! for 256, 384, 512, 1024 and 2048 bits, committed under
+//! `crates/montmul/src/generated/` with the command in each header. The test
+//! `tests/committed.rs` regenerates every one of those files and fails on any
+//! difference.
 
 pub mod algo;
 pub mod atomic;
@@ -83,7 +89,6 @@ mod emit;
 mod error;
 pub mod eval;
 pub mod ir;
-pub mod kernels;
 pub mod spec;
 pub mod variables;
 

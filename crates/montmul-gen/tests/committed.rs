@@ -1,27 +1,47 @@
-//! The committed kernels under `generated/`: each file is exactly what the generator
-//! produces today, nothing else is in the directory, and the compiled functions agree
-//! with the num-bigint oracle and with montmul's CIOS kernel.
+//! The generated kernels committed in montmul (`crates/montmul/src/generated/`, the
+//! kernel `gen-cios`): each file is exactly what the generator produces today, the
+//! directory holds nothing else, and the compiled functions agree with the num-bigint
+//! oracle and with montmul's CIOS kernel.
 
 #[path = "support/cases.rs"]
 mod cases;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use montmul::generated::{self, *};
 use montmul::{kernel, Modulus, Reduction};
-use montmul_gen::kernels::{self, *};
-use montmul_gen::{generate, Function};
+use montmul_gen::{generate, Algo, Function, Lang, Spec, Word};
 use montmul_testkit::num_bigint::BigUint;
+
+/// The directory of the committed files, in the core crate.
+fn committed_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../montmul/src/generated")
+}
+
+/// The request that produced a committed file: (algorithm, bits) of `generated::FILES`.
+fn spec(algo: &str, bits: u32) -> Spec {
+    let algo: Algo = algo.parse().expect("a generator algorithm");
+    Spec::new(bits, Lang::Rust, algo, Word::W64, false).expect("valid size")
+}
+
+fn file_name(algo: &str, bits: u32) -> String {
+    format!("{algo}_w64_{bits}.rs")
+}
 
 #[test]
 fn committed_files_are_what_the_generator_emits() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
-    for &(bits, file) in kernels::FILES {
-        let spec = kernels::spec(bits).expect("valid size");
-        let committed = std::fs::read_to_string(dir.join(file)).expect("committed file");
+    let dir = committed_dir();
+    for &(algo, bits) in generated::FILES {
+        let spec = spec(algo, bits);
+        let file = file_name(algo, bits);
+        let committed = std::fs::read_to_string(dir.join(&file))
+            .unwrap_or_else(|e| panic!("crates/montmul/src/generated/{file}: {e}"));
         assert!(
             committed == generate(&spec),
-            "generated/{file} is not what the generator emits; regenerate it with\n    {} --out crates/montmul-gen/generated/{file}",
-            spec.command()
+            "crates/montmul/src/generated/{file} is not what the generator emits; regenerate \
+             it from the workspace root with\n    cargo run -p montmul-cli --release -- {} \
+             --out crates/montmul/src/generated/{file}",
+            spec.command().trim_start_matches("montmul ")
         );
     }
     let mut present: Vec<String> = std::fs::read_dir(&dir)
@@ -29,19 +49,23 @@ fn committed_files_are_what_the_generator_emits() {
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .collect();
     present.sort();
-    let mut listed: Vec<String> = kernels::FILES.iter().map(|(_, f)| f.to_string()).collect();
+    let mut listed: Vec<String> = generated::FILES
+        .iter()
+        .map(|&(algo, bits)| file_name(algo, bits))
+        .chain(["mod.rs".to_string()])
+        .collect();
     listed.sort();
     assert_eq!(
         present, listed,
-        "generated/ holds exactly the files kernels::FILES lists"
+        "crates/montmul/src/generated/ holds mod.rs and exactly the files of generated::FILES"
     );
 }
 
 type Mul<const S: usize> = fn(&mut [u64; S], &[u64; S], &[u64; S], &[u64; S], u64);
 type Sqr<const S: usize> = fn(&mut [u64; S], &[u64; S], &[u64; S], u64);
 
-fn check<const S: usize>(bits: u32, mul: Mul<S>, sqr: Sqr<S>) {
-    let spec = kernels::spec(bits).expect("valid size");
+fn check<const S: usize>(algo: &str, bits: u32, mul: Mul<S>, sqr: Sqr<S>) {
+    let spec = spec(algo, bits);
     assert_eq!(spec.limbs(), S);
     let cios = kernel::by_name::<u64>("cios").expect("montmul has cios");
     let array = |x: &BigUint| -> [u64; S] { cases::limbs(&spec, x).try_into().expect("S limbs") };
@@ -59,7 +83,7 @@ fn check<const S: usize>(bits: u32, mul: Mul<S>, sqr: Sqr<S>) {
         let mut square = [0u64; S];
         sqr(&mut square, &a, &n, n0);
         let inputs = format!(
-            "{bits} bits: n = {:x}, a = {:x}, b = {:x}",
+            "{algo} {bits} bits: n = {:x}, a = {:x}, b = {:x}",
             case.n, case.a, case.b
         );
         assert_eq!(
@@ -89,32 +113,115 @@ fn check<const S: usize>(bits: u32, mul: Mul<S>, sqr: Sqr<S>) {
 }
 
 #[test]
-fn kernel_256() {
-    check::<4>(256, montmul_mul_256, montmul_sqr_256);
+fn cios_256() {
+    check::<4>(
+        "cios",
+        256,
+        cios_w64_256::montmul_mul_256,
+        cios_w64_256::montmul_sqr_256,
+    );
 }
 
 #[test]
-fn kernel_384() {
-    check::<6>(384, montmul_mul_384, montmul_sqr_384);
+fn cios_384() {
+    check::<6>(
+        "cios",
+        384,
+        cios_w64_384::montmul_mul_384,
+        cios_w64_384::montmul_sqr_384,
+    );
 }
 
 #[test]
-fn kernel_512() {
-    check::<8>(512, montmul_mul_512, montmul_sqr_512);
+fn cios_512() {
+    check::<8>(
+        "cios",
+        512,
+        cios_w64_512::montmul_mul_512,
+        cios_w64_512::montmul_sqr_512,
+    );
 }
 
 #[test]
-fn kernel_1024() {
-    check::<16>(1024, montmul_mul_1024, montmul_sqr_1024);
+fn cios_1024() {
+    check::<16>(
+        "cios",
+        1024,
+        cios_w64_1024::montmul_mul_1024,
+        cios_w64_1024::montmul_sqr_1024,
+    );
 }
 
 #[test]
-fn kernel_2048() {
-    check::<32>(2048, montmul_mul_2048, montmul_sqr_2048);
+fn cios_2048() {
+    check::<32>(
+        "cios",
+        2048,
+        cios_w64_2048::montmul_mul_2048,
+        cios_w64_2048::montmul_sqr_2048,
+    );
+}
+
+#[test]
+fn sos_256() {
+    check::<4>(
+        "sos",
+        256,
+        sos_w64_256::montmul_mul_256,
+        sos_w64_256::montmul_sqr_256,
+    );
+}
+
+#[test]
+fn sos_384() {
+    check::<6>(
+        "sos",
+        384,
+        sos_w64_384::montmul_mul_384,
+        sos_w64_384::montmul_sqr_384,
+    );
+}
+
+#[test]
+fn sos_512() {
+    check::<8>(
+        "sos",
+        512,
+        sos_w64_512::montmul_mul_512,
+        sos_w64_512::montmul_sqr_512,
+    );
+}
+
+#[test]
+fn sos_1024() {
+    check::<16>(
+        "sos",
+        1024,
+        sos_w64_1024::montmul_mul_1024,
+        sos_w64_1024::montmul_sqr_1024,
+    );
+}
+
+#[test]
+fn sos_2048() {
+    check::<32>(
+        "sos",
+        2048,
+        sos_w64_2048::montmul_mul_2048,
+        sos_w64_2048::montmul_sqr_2048,
+    );
 }
 
 #[test]
 fn every_committed_kernel_is_tested_here() {
-    let sizes: Vec<u32> = kernels::FILES.iter().map(|&(bits, _)| bits).collect();
-    assert_eq!(sizes, [256, 384, 512, 1024, 2048]);
+    let mut listed = generated::FILES.to_vec();
+    listed.sort();
+    let mut here = Vec::new();
+    for algo in ["cios", "sos"] {
+        for bits in [256, 384, 512, 1024, 2048] {
+            here.push((algo, bits));
+        }
+    }
+    here.sort();
+    assert_eq!(listed, here);
 }

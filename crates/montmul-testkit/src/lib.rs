@@ -4,7 +4,7 @@
 //! The oracle never uses montmul's own arithmetic: Montgomery products are computed as
 //! `a * b * R^-1 mod n` with num-bigint's multiplication, modular inverse and division.
 
-use montmul::Limb;
+use montmul::{Error, Kernel, Limb, Modulus, Reduction};
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, Zero};
@@ -179,6 +179,37 @@ pub fn from_limbs<L: Limb>(limbs: &[L]) -> BigUint {
         .iter()
         .rev()
         .fold(BigUint::zero(), |acc, l| (acc << L::BITS) + l.to_u64())
+}
+
+/// `n` as a [`Modulus`] for kernel `k` under `r`, or `None` when `k` has code for some
+/// limb counts only ([`Kernel::limb_counts`]) and not for n's. In that case the test
+/// checks that `Modulus::with_kernel` refused n with [`Error::UnsupportedSize`]; every
+/// other refusal is a test failure (`n` must be an odd modulus above 1).
+pub fn modulus_for<L: Limb>(
+    n: &BigUint,
+    k: &'static dyn Kernel<L>,
+    r: Reduction,
+) -> Option<Modulus<L>> {
+    let bits = n.bits() as u32;
+    let limbs = to_limbs::<L>(n, bits.div_ceil(L::BITS) as usize);
+    let made = Modulus::with_kernel(&limbs, k, r);
+    let headroom = match r {
+        Reduction::Full => 0,
+        Reduction::Lazy => 2,
+    };
+    let s = (bits + headroom).div_ceil(L::BITS) as usize;
+    match k.limb_counts() {
+        Some(counts) if !counts.contains(&s) => {
+            let algo = k.info().name;
+            assert_eq!(
+                made.err(),
+                Some(Error::UnsupportedSize { algo, limbs: s }),
+                "{algo} has no code for {s} limbs: with_kernel must say so"
+            );
+            None
+        }
+        _ => Some(made.unwrap_or_else(|e| panic!("{} n={n:x}: {e}", k.info().name))),
+    }
 }
 
 #[cfg(test)]

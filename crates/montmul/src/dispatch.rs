@@ -5,6 +5,8 @@
 //! threshold tables:
 //!
 //! 1. limbs other than 64 bits: [`crate::algo::cios`];
+//! 1. a limb count in [`Thresholds::generated`]: the generated, fully unrolled
+//!    `gen-cios` code of that size ([`crate::generated`]);
 //! 2. from [`Thresholds::karatsuba_from`] limbs: [`crate::algo::karatsuba`] (separated
 //!    Karatsuba product and REDC);
 //! 3. from [`Thresholds::mulx_from`] limbs on a CPU with BMI2 and ADX:
@@ -24,6 +26,7 @@
 use crate::algo::cios::Cios;
 use crate::algo::karatsuba::Karatsuba;
 use crate::fixed::{self, Words};
+use crate::generated;
 use crate::kernel::{portable, Kernel, KernelInfo};
 use crate::simd::mulx::{self, MulxRedc};
 use crate::{thresholds, Limb, Modulus, Reduction};
@@ -42,6 +45,9 @@ pub struct Thresholds {
     pub karatsuba_mul_base: usize,
     /// The same for squaring (GMP's `SQR_TOOM2_THRESHOLD`).
     pub karatsuba_sqr_base: usize,
+    /// Limb counts at which `auto` uses the generated kernels of `gen-cios` (where they
+    /// measured faster than the rest of this chain).
+    pub generated: &'static [usize],
 }
 
 /// The `auto` kernel.
@@ -61,6 +67,10 @@ static INFO: KernelInfo = KernelInfo {
 pub fn pick<L: Limb>(th: &Thresholds, limbs: usize) -> &'static dyn Kernel<L> {
     if L::BITS != 64 {
         &Cios
+    } else if let Some(k) =
+        generated::specialised::<L>(limbs).filter(|_| th.generated.contains(&limbs))
+    {
+        k
     } else if limbs >= th.karatsuba_from {
         &Karatsuba
     } else if limbs >= th.mulx_from && mulx::is_available() {

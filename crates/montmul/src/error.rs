@@ -47,6 +47,14 @@ pub enum Error {
         /// The policy that was asked for.
         reduction: crate::Reduction,
     },
+    /// The kernel has no code for moduli of this many limbs (a size-specialised kernel,
+    /// see [`crate::Kernel::limb_counts`]).
+    UnsupportedSize {
+        /// The kernel's name.
+        algo: &'static str,
+        /// The modulus' limb count under the policy asked for.
+        limbs: usize,
+    },
     /// The kernel needs a CPU feature this machine does not have.
     Unavailable {
         /// The kernel's name.
@@ -78,6 +86,12 @@ impl fmt::Display for Error {
                 write!(
                     f,
                     "algorithm '{algo}' does not support {reduction} reduction"
+                )
+            }
+            Error::UnsupportedSize { algo, limbs } => {
+                write!(
+                    f,
+                    "algorithm '{algo}' has no code for moduli of {limbs} limbs (see `montmul algos`)"
                 )
             }
             Error::Unavailable { algo } => {

@@ -163,13 +163,14 @@ pub fn mul_redc<R: AddMul, const N: usize>(
 
 /// `x` as exactly `N` 64-bit words, when `L` is `u64` and the length is `N`.
 #[inline(always)]
-fn as_words<L: Limb, const N: usize>(x: &[L]) -> Option<&[u64; N]> {
+pub(crate) fn as_words<L: Limb, const N: usize>(x: &[L]) -> Option<&[u64; N]> {
     let x: &[L; N] = x.try_into().ok()?;
     (x as &dyn Any).downcast_ref()
 }
 
+/// `x` as exactly `N` 64-bit words, writable, when `L` is `u64` and the length is `N`.
 #[inline(always)]
-fn as_words_mut<L: Limb, const N: usize>(x: &mut [L]) -> Option<&mut [u64; N]> {
+pub(crate) fn as_words_mut<L: Limb, const N: usize>(x: &mut [L]) -> Option<&mut [u64; N]> {
     let x: &mut [L; N] = x.try_into().ok()?;
     (x as &mut dyn Any).downcast_mut()
 }

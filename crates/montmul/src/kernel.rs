@@ -58,6 +58,14 @@ pub trait Kernel<L: Limb>: Send + Sync {
         let _ = limbs;
         None
     }
+
+    /// The limb counts the kernel has code for, when it is made for some sizes only
+    /// (`gen-cios`: generated, fully unrolled code per size); `None`, the default, means
+    /// every count. [`Modulus::with_kernel`] refuses a modulus of another limb count
+    /// with [`Error::UnsupportedSize`].
+    fn limb_counts(&self) -> Option<&'static [usize]> {
+        None
+    }
 }
 
 struct Registry<L>(core::marker::PhantomData<L>);
@@ -76,6 +84,7 @@ impl<L: Limb> Registry<L> {
         &crate::fixed::CiosFixed,
         &algo::karatsuba::Karatsuba,
         &crate::simd::mulx::MulxRedc,
+        &crate::generated::GenCios,
         &crate::dispatch::Auto,
     ];
 }

@@ -29,6 +29,7 @@ mod residue;
 pub mod dispatch;
 pub mod exp;
 pub mod fixed;
+pub mod generated;
 pub mod mpn;
 pub mod simd;
 pub mod thresholds;

@@ -87,8 +87,8 @@ impl<L: Limb> Modulus<L> {
     /// Builds a modulus that multiplies with `kernel` under `reduction`.
     ///
     /// Fails with a typed error when the modulus is empty, zero, one, even or longer
-    /// than [`MAX_BITS`], or when the kernel lacks this word size, this policy, or a CPU
-    /// feature it needs.
+    /// than [`MAX_BITS`], or when the kernel lacks this word size, this policy, a CPU
+    /// feature it needs, or code for this limb count ([`Kernel::limb_counts`]).
     pub fn with_kernel(
         limbs: &[L],
         kernel: &'static dyn Kernel<L>,
@@ -133,6 +133,15 @@ impl<L: Limb> Modulus<L> {
             Reduction::Lazy => 2,
         };
         let s = (bits + headroom).div_ceil(L::BITS) as usize;
+        if kernel
+            .limb_counts()
+            .is_some_and(|counts| !counts.contains(&s))
+        {
+            return Err(Error::UnsupportedSize {
+                algo: info.name,
+                limbs: s,
+            });
+        }
         let mut n = limbs[..limbs.len().min(s)].to_vec();
         n.resize(s, L::ZERO);
 

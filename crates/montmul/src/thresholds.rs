@@ -13,4 +13,5 @@ pub const TUNED: Thresholds = Thresholds {
     mulx_from: 14,
     karatsuba_mul_base: 60,
     karatsuba_sqr_base: usize::MAX,
+    generated: &[6, 8],
 };

@@ -3,13 +3,15 @@
 //! must give exactly what their `mul(a, a)` gives, on every size from 1 limb up and on the
 //! operands whose off-diagonal doubling and diagonal carries are largest.
 
-use montmul::{kernel, Kernel, Limb, Modulus, Reduction};
+use montmul::{kernel, Kernel, Limb, Reduction};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
 
 fn check<L: Limb>(k: &'static dyn Kernel<L>, r: Reduction, n: &BigUint, a: &BigUint) {
-    let limbs = kit::to_limbs::<L>(n, (n.bits() as u32).div_ceil(L::BITS) as usize);
-    let m = Modulus::with_kernel(&limbs, k, r).unwrap();
+    // A kernel made for some sizes only is checked where it has code.
+    let Some(m) = kit::modulus_for::<L>(n, k, r) else {
+        return;
+    };
     let s = m.limbs();
     let al = kit::to_limbs::<L>(a, s);
     let (mut sq, mut mul) = (vec![L::ZERO; s], vec![L::ZERO; s]);

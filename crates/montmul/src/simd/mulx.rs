@@ -27,6 +27,7 @@ const SCHOOLBOOK: Thresholds = Thresholds {
     mulx_from: usize::MAX,
     karatsuba_mul_base: usize::MAX,
     karatsuba_sqr_base: usize::MAX,
+    generated: &[],
 };
 
 /// Rows on `mulx`/`adcx`/`adox` where the CPU has them, else portable Rust.
