@@ -7,7 +7,9 @@
 //!
 //! [`Mulx`] plugs this row into every product and reduction of [`crate::mpn`]; the
 //! kernel [`MulxRedc`] (`mulx-redc`) is the schoolbook product (the squaring with each
-//! off-diagonal product once, seed 004's SOS) followed by REDC, all on this row;
+//! off-diagonal product once, seed 004's SOS) followed by REDC, all on this row; the
+//! squaring's triangle of ever shorter rows is one asm loop (`sqr_triangle_adx`) that
+//! runs each row's odd limbs in straight-line blocks rather than a limb at a time;
 //! [`crate::algo::karatsuba`] uses the same row under its Karatsuba recursion.
 //!
 //! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (the loop count is the
@@ -137,6 +139,142 @@ unsafe fn addmul_1_adx(r: *mut u64, a: *const u64, len: usize, b: u64) -> u64 {
     carry
 }
 
+/// One limb of a `mulx` row, `r[j] += a[j] rdx + c` with the carry out in `hi`:
+/// `hi:lo = a[j] rdx; lo += r[j] + CF (adcx); lo += c + OF (adox); r[j] = lo`, at byte
+/// offset `off` of the `a` and `r` pointers. Rows alternate `c` and `h` as the carry
+/// register, so no move is needed between limbs.
+#[cfg(target_arch = "x86_64")]
+macro_rules! row_limb {
+    ($off:literal, $c_in:literal, $hi_out:literal) => {
+        concat!(
+            "mulx {",
+            $hi_out,
+            "}, {lo}, qword ptr [{a} + ",
+            $off,
+            "]\n",
+            "adcx {lo}, qword ptr [{r} + ",
+            $off,
+            "]\n",
+            "adox {lo}, {",
+            $c_in,
+            "}\n",
+            "mov qword ptr [{r} + ",
+            $off,
+            "], {lo}\n",
+        )
+    };
+}
+
+/// The off-diagonal triangle of a square, `r[1 .. 2n-1] += sum_{i<j} a[i] a[j]
+/// 2^(64(i+j))` with each row's carry word stored, not added, at `r[n + i]`: one asm
+/// loop over the rows `r[2i+1 ..] += a[i+1..] a[i]` (length `L = n-1-i`), without a
+/// call, a slice or a single-limb loop per row. Each row runs `L & 1`, `L & 2` and
+/// `L & 4` limbs in straight-line blocks (chosen by `jrcxz`, which leaves the flags
+/// alone), then `L / 8` blocks of eight; every choice depends on `n` only.
+///
+/// # Safety
+/// The CPU has BMI2 and ADX; `n >= 2`; `a` is valid for reading `n` words and `r` for
+/// reading and writing `2n` words, with `r[..n]` zero (the rows add into it).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn sqr_triangle_adx(r: *mut u64, a: *const u64, n: usize) {
+    // SAFETY: the caller guarantees the features, n >= 2 and the words behind both
+    // pointers. Row i reads a[i .. n] and reads/writes r[2i+1 .. n+i] and r[n+i], all
+    // inside a[..n] and r[..2n]; no stack is used.
+    unsafe {
+        core::arch::asm!(
+            // Row 0: a -> a[1], r -> r[1], rdx = a[0], len = n - 1.
+            "mov rdx, qword ptr [{a}]",
+            "lea {a}, [{a} + 8]",
+            "lea {r}, [{r} + 8]",
+            "2:",
+            // Row start: a -> a[i+1], r -> r[2i+1], rdx = a[i], len = n - 1 - i >= 1.
+            "mov {b1}, {len}",
+            "and {b1}, 1",
+            "mov {b2}, {len}",
+            "and {b2}, 2",
+            "mov {b4}, {len}",
+            "and {b4}, 4",
+            "mov {blocks}, {len}",
+            "shr {blocks}, 3",
+            // Clears CF and OF: both chains start empty.
+            "xor {c:e}, {c:e}",
+            "mov rcx, {b1}",
+            "jrcxz 3f",
+            row_limb!("0", "c", "h"),
+            "mov {c}, {h}",
+            "lea {a}, [{a} + 8]",
+            "lea {r}, [{r} + 8]",
+            "3:",
+            "mov rcx, {b2}",
+            "jrcxz 4f",
+            row_limb!("0", "c", "h"),
+            row_limb!("8", "h", "c"),
+            "lea {a}, [{a} + 16]",
+            "lea {r}, [{r} + 16]",
+            "4:",
+            "mov rcx, {b4}",
+            "jrcxz 5f",
+            row_limb!("0", "c", "h"),
+            row_limb!("8", "h", "c"),
+            row_limb!("16", "c", "h"),
+            row_limb!("24", "h", "c"),
+            "lea {a}, [{a} + 32]",
+            "lea {r}, [{r} + 32]",
+            "5:",
+            "mov rcx, {blocks}",
+            "jmp 7f",
+            "6:",
+            row_limb!("0", "c", "h"),
+            row_limb!("8", "h", "c"),
+            row_limb!("16", "c", "h"),
+            row_limb!("24", "h", "c"),
+            row_limb!("32", "c", "h"),
+            row_limb!("40", "h", "c"),
+            row_limb!("48", "c", "h"),
+            row_limb!("56", "h", "c"),
+            "lea {a}, [{a} + 64]",
+            "lea {r}, [{r} + 64]",
+            "lea rcx, [rcx - 1]",
+            "7:",
+            "jrcxz 8f",
+            "jmp 6b",
+            "8:",
+            // The row's carry word c + CF + OF (its true sum is below 2^(64(L+1))) goes
+            // to r[n+i], the word after the row; then both flags are free.
+            "mov {lo}, 0",
+            "adcx {c}, {lo}",
+            "adox {c}, {lo}",
+            "mov qword ptr [{r}], {c}",
+            // Next row: len -= 1; a is now &a[n], so the row starts at a - 8 len with
+            // rdx the word before; r is &r[n+i], the next row starts 8 - 8 len from it.
+            "lea rcx, [{len} - 1]",
+            "mov {len}, rcx",
+            "jrcxz 9f",
+            "lea {lo}, [8 * {len}]",
+            "sub {a}, {lo}",
+            "sub {r}, {lo}",
+            "lea {r}, [{r} + 8]",
+            "mov rdx, qword ptr [{a} - 8]",
+            "jmp 2b",
+            "9:",
+            a = inout(reg) a => _,
+            r = inout(reg) r => _,
+            len = inout(reg) n - 1 => _,
+            out("rcx") _,
+            out("rdx") _,
+            lo = out(reg) _,
+            h = out(reg) _,
+            c = out(reg) _,
+            b1 = out(reg) _,
+            b2 = out(reg) _,
+            b4 = out(reg) _,
+            blocks = out(reg) _,
+            options(nostack),
+        );
+    }
+}
+
 /// `r = 2 r + sum a[i]^2 2^(128 i)` over `2 len` words of `r`: per `i`, `adcx` doubles
 /// the two words of `r` along the carry flag (x + x + CF) while `adox` adds `a[i]^2`
 /// along the overflow flag. Both flags end clear: the result fits in `r`.
@@ -185,6 +323,22 @@ unsafe fn double_add_diagonal_adx(r: *mut u64, a: *const u64, len: usize) {
 }
 
 impl AddMul for Mulx {
+    #[inline(always)]
+    fn sqr_triangle(r: &mut [u64], a: &[u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if is_available() {
+            let n = a.len();
+            assert!(n >= 2 && r.len() == 2 * n, "triangle of the wrong length");
+            r[..n].fill(0);
+            r[2 * n - 1] = 0;
+            // SAFETY: BMI2 and ADX are present (checked); n >= 2, `a` has n readable
+            // words and `r` exactly 2n writable ones, the first n of them zero
+            // (asserted, filled).
+            return unsafe { sqr_triangle_adx(r.as_mut_ptr(), a.as_ptr(), n) };
+        }
+        mpn::sqr_triangle::<Self>(r, a);
+    }
+
     #[inline(always)]
     fn double_add_diagonal(r: &mut [u64], a: &[u64]) {
         #[cfg(target_arch = "x86_64")]
