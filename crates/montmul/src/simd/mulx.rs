@@ -165,12 +165,68 @@ macro_rules! row_limb {
     };
 }
 
+/// One row of the triangle whose length `L` is `k` modulo 8 (`k` given as its head: `k`
+/// straight-line limbs), from its start to the pointers of the next row: the head, then
+/// `L / 8` blocks of eight, then the carry word, stored at `r[n+i]`, the word after the
+/// row. Row `i` of the triangle is `r[2i+1 ..] += a[i+1 ..] a[i]`; on entry `a` points
+/// at `a[i+1]`, `r` at `r[2i+1]`, `rdx` holds `a[i]` and `len` is `L >= 1`. Falls
+/// through to the next row (`L - 1`, so `k - 1` modulo 8), or jumps to `9f` after the
+/// last.
+#[cfg(target_arch = "x86_64")]
+macro_rules! triangle_row {
+    ($label:literal $(, $head:expr)*) => {
+        concat!(
+            $label, ":\n",
+            "mov {blocks}, {len}\n",
+            "shr {blocks}, 3\n",
+            // Clears CF and OF: both chains start empty.
+            "xor {c:e}, {c:e}\n",
+            $($head,)*
+            "mov rcx, {blocks}\n",
+            "jmp 7f\n",
+            "6:\n",
+            row_limb!("0", "c", "h"),
+            row_limb!("8", "h", "c"),
+            row_limb!("16", "c", "h"),
+            row_limb!("24", "h", "c"),
+            row_limb!("32", "c", "h"),
+            row_limb!("40", "h", "c"),
+            row_limb!("48", "c", "h"),
+            row_limb!("56", "h", "c"),
+            "lea {a}, [{a} + 64]\n",
+            "lea {r}, [{r} + 64]\n",
+            "lea rcx, [rcx - 1]\n",
+            "7:\n",
+            "jrcxz 8f\n",
+            "jmp 6b\n",
+            "8:\n",
+            // The row's carry word c + CF + OF (its true sum is below 2^(64(L+1))) goes
+            // to r[n+i]; then both flags are free.
+            "mov {lo}, 0\n",
+            "adcx {c}, {lo}\n",
+            "adox {c}, {lo}\n",
+            "mov qword ptr [{r}], {c}\n",
+            // Next row: len -= 1; a is now &a[n], so the row starts at a - 8 len with
+            // rdx the word before; r is &r[n+i], the next row starts 8 - 8 len from it.
+            "sub {len}, 1\n",
+            "jz 9f\n",
+            "lea {lo}, [8 * {len}]\n",
+            "sub {a}, {lo}\n",
+            "sub {r}, {lo}\n",
+            "lea {r}, [{r} + 8]\n",
+            "mov rdx, qword ptr [{a} - 8]\n",
+        )
+    };
+}
+
 /// The off-diagonal triangle of a square, `r[1 .. 2n-1] += sum_{i<j} a[i] a[j]
 /// 2^(64(i+j))` with each row's carry word stored, not added, at `r[n + i]`: one asm
 /// loop over the rows `r[2i+1 ..] += a[i+1..] a[i]` (length `L = n-1-i`), without a
-/// call, a slice or a single-limb loop per row. Each row runs `L & 1`, `L & 2` and
-/// `L & 4` limbs in straight-line blocks (chosen by `jrcxz`, which leaves the flags
-/// alone), then `L / 8` blocks of eight; every choice depends on `n` only.
+/// call, a slice or a single-limb loop per row. The loop body is eight rows, one per
+/// value of `L` modulo 8, each with its `L mod 8` odd limbs in straight-line code before
+/// its blocks of eight: consecutive rows are one limb shorter, so they run the eight
+/// bodies in turn, entered once at the one for `n - 1`. Every branch depends on `n`
+/// only.
 ///
 /// # Safety
 /// The CPU has BMI2 and ADX; `n >= 2`; `a` is valid for reading `n` words and `r` for
@@ -187,76 +243,31 @@ unsafe fn sqr_triangle_adx(r: *mut u64, a: *const u64, n: usize) {
             "mov rdx, qword ptr [{a}]",
             "lea {a}, [{a} + 8]",
             "lea {r}, [{r} + 8]",
-            "2:",
-            // Row start: a -> a[i+1], r -> r[2i+1], rdx = a[i], len = n - 1 - i >= 1.
-            "mov {b1}, {len}",
-            "and {b1}, 1",
-            "mov {b2}, {len}",
-            "and {b2}, 2",
-            "mov {b4}, {len}",
-            "and {b4}, 4",
-            "mov {blocks}, {len}",
-            "shr {blocks}, 3",
-            // Clears CF and OF: both chains start empty.
-            "xor {c:e}, {c:e}",
-            "mov rcx, {b1}",
-            "jrcxz 3f",
-            row_limb!("0", "c", "h"),
-            "mov {c}, {h}",
-            "lea {a}, [{a} + 8]",
-            "lea {r}, [{r} + 8]",
-            "3:",
-            "mov rcx, {b2}",
-            "jrcxz 4f",
-            row_limb!("0", "c", "h"),
-            row_limb!("8", "h", "c"),
-            "lea {a}, [{a} + 16]",
-            "lea {r}, [{r} + 16]",
-            "4:",
-            "mov rcx, {b4}",
-            "jrcxz 5f",
-            row_limb!("0", "c", "h"),
-            row_limb!("8", "h", "c"),
-            row_limb!("16", "c", "h"),
-            row_limb!("24", "h", "c"),
-            "lea {a}, [{a} + 32]",
-            "lea {r}, [{r} + 32]",
-            "5:",
-            "mov rcx, {blocks}",
-            "jmp 7f",
-            "6:",
-            row_limb!("0", "c", "h"),
-            row_limb!("8", "h", "c"),
-            row_limb!("16", "c", "h"),
-            row_limb!("24", "h", "c"),
-            row_limb!("32", "c", "h"),
-            row_limb!("40", "h", "c"),
-            row_limb!("48", "c", "h"),
-            row_limb!("56", "h", "c"),
-            "lea {a}, [{a} + 64]",
-            "lea {r}, [{r} + 64]",
-            "lea rcx, [rcx - 1]",
-            "7:",
-            "jrcxz 8f",
-            "jmp 6b",
-            "8:",
-            // The row's carry word c + CF + OF (its true sum is below 2^(64(L+1))) goes
-            // to r[n+i], the word after the row; then both flags are free.
-            "mov {lo}, 0",
-            "adcx {c}, {lo}",
-            "adox {c}, {lo}",
-            "mov qword ptr [{r}], {c}",
-            // Next row: len -= 1; a is now &a[n], so the row starts at a - 8 len with
-            // rdx the word before; r is &r[n+i], the next row starts 8 - 8 len from it.
-            "lea rcx, [{len} - 1]",
-            "mov {len}, rcx",
-            "jrcxz 9f",
-            "lea {lo}, [8 * {len}]",
-            "sub {a}, {lo}",
-            "sub {r}, {lo}",
-            "lea {r}, [{r} + 8]",
-            "mov rdx, qword ptr [{a} - 8]",
-            "jmp 2b",
+            "mov {lo}, {len}",
+            "and {lo}, 7",
+            "cmp {lo}, 6",
+            "je 26f",
+            "cmp {lo}, 5",
+            "je 25f",
+            "cmp {lo}, 4",
+            "je 24f",
+            "cmp {lo}, 3",
+            "je 23f",
+            "cmp {lo}, 2",
+            "je 22f",
+            "cmp {lo}, 1",
+            "je 21f",
+            "cmp {lo}, 0",
+            "je 20f",
+            triangle_row!("27", row_limb!("0", "c", "h"), row_limb!("8", "h", "c"), row_limb!("16", "c", "h"), row_limb!("24", "h", "c"), row_limb!("32", "c", "h"), row_limb!("40", "h", "c"), row_limb!("48", "c", "h"), "mov {c}, {h}\n", "lea {a}, [{a} + 56]\n", "lea {r}, [{r} + 56]\n"),
+            triangle_row!("26", row_limb!("0", "c", "h"), row_limb!("8", "h", "c"), row_limb!("16", "c", "h"), row_limb!("24", "h", "c"), row_limb!("32", "c", "h"), row_limb!("40", "h", "c"), "lea {a}, [{a} + 48]\n", "lea {r}, [{r} + 48]\n"),
+            triangle_row!("25", row_limb!("0", "c", "h"), row_limb!("8", "h", "c"), row_limb!("16", "c", "h"), row_limb!("24", "h", "c"), row_limb!("32", "c", "h"), "mov {c}, {h}\n", "lea {a}, [{a} + 40]\n", "lea {r}, [{r} + 40]\n"),
+            triangle_row!("24", row_limb!("0", "c", "h"), row_limb!("8", "h", "c"), row_limb!("16", "c", "h"), row_limb!("24", "h", "c"), "lea {a}, [{a} + 32]\n", "lea {r}, [{r} + 32]\n"),
+            triangle_row!("23", row_limb!("0", "c", "h"), row_limb!("8", "h", "c"), row_limb!("16", "c", "h"), "mov {c}, {h}\n", "lea {a}, [{a} + 24]\n", "lea {r}, [{r} + 24]\n"),
+            triangle_row!("22", row_limb!("0", "c", "h"), row_limb!("8", "h", "c"), "lea {a}, [{a} + 16]\n", "lea {r}, [{r} + 16]\n"),
+            triangle_row!("21", row_limb!("0", "c", "h"), "mov {c}, {h}\n", "lea {a}, [{a} + 8]\n", "lea {r}, [{r} + 8]\n"),
+            triangle_row!("20"),
+            "jmp 27b",
             "9:",
             a = inout(reg) a => _,
             r = inout(reg) r => _,
@@ -266,18 +277,50 @@ unsafe fn sqr_triangle_adx(r: *mut u64, a: *const u64, n: usize) {
             lo = out(reg) _,
             h = out(reg) _,
             c = out(reg) _,
-            b1 = out(reg) _,
-            b2 = out(reg) _,
-            b4 = out(reg) _,
             blocks = out(reg) _,
             options(nostack),
         );
     }
 }
 
-/// `r = 2 r + sum a[i]^2 2^(128 i)` over `2 len` words of `r`: per `i`, `adcx` doubles
-/// the two words of `r` along the carry flag (x + x + CF) while `adox` adds `a[i]^2`
-/// along the overflow flag. Both flags end clear: the result fits in `r`.
+/// One limb of the doubling and diagonal pass at byte offsets `ao` of `a` and `ro` of
+/// `r`: `x0:x1 = 2 (r[2i] : r[2i+1]) + a[i]^2`. The doubling is a shift, done without
+/// the flags: `lea x, [t + 2 x]` with `t` the bit shifted out of the word below
+/// (`shrx`); only the two `adcx` that add the square ride the carry chain.
+#[cfg(target_arch = "x86_64")]
+macro_rules! diagonal_limb {
+    ($ao:literal, $ro:literal) => {
+        concat!(
+            "mov rdx, qword ptr [{a} + ",
+            $ao,
+            "]\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "mov {x0}, qword ptr [{r} + ",
+            $ro,
+            "]\n",
+            "mov {x1}, qword ptr [{r} + ",
+            $ro,
+            " + 8]\n",
+            "shrx {t}, {x0}, {sh}\n",
+            "lea {x0}, [{cb} + 2 * {x0}]\n",
+            "shrx {cb}, {x1}, {sh}\n",
+            "lea {x1}, [{t} + 2 * {x1}]\n",
+            "adcx {x0}, {lo}\n",
+            "adcx {x1}, {hi}\n",
+            "mov qword ptr [{r} + ",
+            $ro,
+            "], {x0}\n",
+            "mov qword ptr [{r} + ",
+            $ro,
+            " + 8], {x1}\n",
+        )
+    };
+}
+
+/// `r = 2 r + sum a[i]^2 2^(128 i)` over `2 len` words of `r`: a one-bit shift of `r`
+/// by `shrx`/`lea` (no flags), with `a[i]^2` added along the carry flag, one limb if
+/// `len` is odd, then two per loop. The carry flag ends clear and the last shifted-out
+/// bit is 0: the result fits in `r`.
 ///
 /// # Safety
 /// The CPU has BMI2 and ADX; `a` is valid for reading `len` words and `r` for reading
@@ -289,34 +332,40 @@ unsafe fn double_add_diagonal_adx(r: *mut u64, a: *const u64, len: usize) {
     // the asm reads a[0..len] and reads/writes r[0..2 len], nothing else, no stack.
     unsafe {
         core::arch::asm!(
-            "xor {x0:e}, {x0:e}",
-            "jmp 3f",
-            "2:",
-            "mov rdx, qword ptr [{a}]",
-            "mulx {hi}, {lo}, rdx",
-            "mov {x0}, qword ptr [{r}]",
-            "mov {x1}, qword ptr [{r} + 8]",
-            "adcx {x0}, {x0}",
-            "adcx {x1}, {x1}",
-            "adox {x0}, {lo}",
-            "adox {x1}, {hi}",
-            "mov qword ptr [{r}], {x0}",
-            "mov qword ptr [{r} + 8], {x1}",
+            // Clears CF: the chain starts empty; no bit comes into r[0].
+            "xor {cb:e}, {cb:e}",
+            "mov {sh:e}, 63",
+            "mov rcx, {odd}",
+            "jrcxz 2f",
+            diagonal_limb!("0", "0"),
             "lea {a}, [{a} + 8]",
             "lea {r}, [{r} + 16]",
-            "lea rcx, [rcx - 1]",
+            "2:",
+            "mov rcx, {pairs}",
+            "jmp 4f",
             "3:",
-            "jrcxz 4f",
-            "jmp 2b",
+            diagonal_limb!("0", "0"),
+            diagonal_limb!("8", "16"),
+            "lea {a}, [{a} + 16]",
+            "lea {r}, [{r} + 32]",
+            "lea rcx, [rcx - 1]",
             "4:",
+            "jrcxz 5f",
+            "jmp 3b",
+            "5:",
             a = inout(reg) a => _,
             r = inout(reg) r => _,
-            inout("rcx") len => _,
+            odd = in(reg) len & 1,
+            pairs = in(reg) len / 2,
+            out("rcx") _,
             out("rdx") _,
             lo = out(reg) _,
             hi = out(reg) _,
             x0 = out(reg) _,
             x1 = out(reg) _,
+            t = out(reg) _,
+            cb = out(reg) _,
+            sh = out(reg) _,
             options(nostack),
         );
     }
