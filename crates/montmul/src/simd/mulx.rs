@@ -165,6 +165,28 @@ macro_rules! row_limb {
     };
 }
 
+/// One limb of a `mulx` row that overwrites instead of adding, `r[j] = low(a[j] rdx + c)`
+/// with the carry out in `hi`: `hi:lo = a[j] rdx; lo += c + CF (adcx); r[j] = lo`. One
+/// carry chain; the overflow flag is not touched.
+#[cfg(target_arch = "x86_64")]
+macro_rules! mul_limb {
+    ($off:literal, $c_in:literal, $hi_out:literal) => {
+        concat!(
+            "mulx {",
+            $hi_out,
+            "}, {lo}, qword ptr [{a} + ",
+            $off,
+            "]\n",
+            "adcx {lo}, {",
+            $c_in,
+            "}\n",
+            "mov qword ptr [{r} + ",
+            $off,
+            "], {lo}\n",
+        )
+    };
+}
+
 /// One row of the triangle whose length `L` is `k` modulo 8 (`k` given as its head: `k`
 /// straight-line limbs), from its start to the pointers of the next row: the head, then
 /// `L / 8` blocks of eight, then the carry word, stored at `r[n+i]`, the word after the
@@ -219,18 +241,21 @@ macro_rules! triangle_row {
     };
 }
 
-/// The off-diagonal triangle of a square, `r[1 .. 2n-1] += sum_{i<j} a[i] a[j]
-/// 2^(64(i+j))` with each row's carry word stored, not added, at `r[n + i]`: one asm
-/// loop over the rows `r[2i+1 ..] += a[i+1..] a[i]` (length `L = n-1-i`), without a
-/// call, a slice or a single-limb loop per row. The loop body is eight rows, one per
-/// value of `L` modulo 8, each with its `L mod 8` odd limbs in straight-line code before
-/// its blocks of eight: consecutive rows are one limb shorter, so they run the eight
-/// bodies in turn, entered once at the one for `n - 1`. Every branch depends on `n`
-/// only.
+/// The off-diagonal triangle of a square, `r[1 .. 2n-1] = sum_{i<j} a[i] a[j]
+/// 2^(64(i+j))`: one asm loop over the rows `r[2i+1 ..] += a[i+1..] a[i]` (length
+/// `L = n-1-i`), without a call, a slice or a single-limb loop per row. Row 0 writes
+/// `a[1..] a[0]` (one carry chain, nothing to add); each row's carry word is stored at
+/// `r[n + i]`, the word after it, which no earlier row reaches. The loop body is eight
+/// rows, one per value of `L` modulo 8, each with its `L mod 8` odd limbs in
+/// straight-line code before its blocks of eight: consecutive rows are one limb shorter,
+/// so they run the eight bodies in turn, entered once at the one for `n - 2`. Every
+/// branch depends on `n` only.
 ///
 /// # Safety
 /// The CPU has BMI2 and ADX; `n >= 2`; `a` is valid for reading `n` words and `r` for
-/// reading and writing `2n` words, with `r[..n]` zero (the rows add into it).
+/// reading and writing `2n` words. Row 0 overwrites `r[1 ..= n]` and each later row's
+/// carry word overwrites `r[n+i]` before any row reads it; `r[0]` and `r[2n-1]` are left
+/// alone.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn sqr_triangle_adx(r: *mut u64, a: *const u64, n: usize) {
@@ -239,10 +264,76 @@ unsafe fn sqr_triangle_adx(r: *mut u64, a: *const u64, n: usize) {
     // inside a[..n] and r[..2n]; no stack is used.
     unsafe {
         core::arch::asm!(
-            // Row 0: a -> a[1], r -> r[1], rdx = a[0], len = n - 1.
+            // Row 0, r[1 .. n] = a[1 .. n] a[0], overwrites: a -> a[1], r -> r[1],
+            // rdx = a[0], len = n - 1: its odd limbs in blocks of 1, 2 and 4 chosen by
+            // jrcxz (flags untouched), then blocks of eight.
             "mov rdx, qword ptr [{a}]",
             "lea {a}, [{a} + 8]",
             "lea {r}, [{r} + 8]",
+            "mov {b1}, {len}",
+            "and {b1}, 1",
+            "mov {b2}, {len}",
+            "and {b2}, 2",
+            "mov {b4}, {len}",
+            "and {b4}, 4",
+            "mov {blocks}, {len}",
+            "shr {blocks}, 3",
+            // Clears CF (and OF, which this row leaves alone).
+            "xor {c:e}, {c:e}",
+            "mov rcx, {b1}",
+            "jrcxz 2f",
+            mul_limb!("0", "c", "h"),
+            "mov {c}, {h}",
+            "lea {a}, [{a} + 8]",
+            "lea {r}, [{r} + 8]",
+            "2:",
+            "mov rcx, {b2}",
+            "jrcxz 3f",
+            mul_limb!("0", "c", "h"),
+            mul_limb!("8", "h", "c"),
+            "lea {a}, [{a} + 16]",
+            "lea {r}, [{r} + 16]",
+            "3:",
+            "mov rcx, {b4}",
+            "jrcxz 4f",
+            mul_limb!("0", "c", "h"),
+            mul_limb!("8", "h", "c"),
+            mul_limb!("16", "c", "h"),
+            mul_limb!("24", "h", "c"),
+            "lea {a}, [{a} + 32]",
+            "lea {r}, [{r} + 32]",
+            "4:",
+            "mov rcx, {blocks}",
+            "jmp 6f",
+            "5:",
+            mul_limb!("0", "c", "h"),
+            mul_limb!("8", "h", "c"),
+            mul_limb!("16", "c", "h"),
+            mul_limb!("24", "h", "c"),
+            mul_limb!("32", "c", "h"),
+            mul_limb!("40", "h", "c"),
+            mul_limb!("48", "c", "h"),
+            mul_limb!("56", "h", "c"),
+            "lea {a}, [{a} + 64]",
+            "lea {r}, [{r} + 64]",
+            "lea rcx, [rcx - 1]",
+            "6:",
+            "jrcxz 7f",
+            "jmp 5b",
+            "7:",
+            // The carry word c + CF (a[1..] a[0] < 2^(64 n)) goes to r[n].
+            "mov {lo}, 0",
+            "adcx {c}, {lo}",
+            "mov qword ptr [{r}], {c}",
+            // Row 1, as in the loop below: len = n - 2, a -> a[2], r -> r[3].
+            "sub {len}, 1",
+            "jz 9f",
+            "lea {lo}, [8 * {len}]",
+            "sub {a}, {lo}",
+            "sub {r}, {lo}",
+            "lea {r}, [{r} + 8]",
+            "mov rdx, qword ptr [{a} - 8]",
+            // The rows that add, entered at the body for len mod 8.
             "mov {lo}, {len}",
             "and {lo}, 7",
             "cmp {lo}, 6",
@@ -278,6 +369,9 @@ unsafe fn sqr_triangle_adx(r: *mut u64, a: *const u64, n: usize) {
             h = out(reg) _,
             c = out(reg) _,
             blocks = out(reg) _,
+            b1 = out(reg) _,
+            b2 = out(reg) _,
+            b4 = out(reg) _,
             options(nostack),
         );
     }
@@ -378,11 +472,10 @@ impl AddMul for Mulx {
         if is_available() {
             let n = a.len();
             assert!(n >= 2 && r.len() == 2 * n, "triangle of the wrong length");
-            r[..n].fill(0);
+            r[0] = 0;
             r[2 * n - 1] = 0;
             // SAFETY: BMI2 and ADX are present (checked); n >= 2, `a` has n readable
-            // words and `r` exactly 2n writable ones, the first n of them zero
-            // (asserted, filled).
+            // words and `r` exactly 2n writable ones (asserted).
             return unsafe { sqr_triangle_adx(r.as_mut_ptr(), a.as_ptr(), n) };
         }
         mpn::sqr_triangle::<Self>(r, a);
