@@ -377,6 +377,134 @@ unsafe fn sqr_triangle_adx(r: *mut u64, a: *const u64, n: usize) {
     }
 }
 
+/// The whole triangle of a square of `n` words ([`sqr_triangle_adx`]) as straight-line
+/// code, for one `n` fixed at assembly time: `$rows` lists `0 ..= n-2`, `$cols` lists
+/// `1 ..= n-1`, `$last` is `n - 1` and `$n` is `n`. The assembler's `.irp` repeats a
+/// limb per `(i, j)` with `i < j`, each at constant offsets, so a row costs no loop
+/// control and no pointer updates: only its `xor`, the load of `a[i]` and its carry word.
+/// Row 0 overwrites (one chain), later rows add; the carry register alternates between
+/// `c` and `h` with the parity of `j - i`.
+#[cfg(target_arch = "x86_64")]
+macro_rules! unrolled_triangle {
+    ($rows:literal, $cols:literal, $last:literal, $n:literal) => {
+        concat!(
+            ".irp i, ",
+            $rows,
+            "\n",
+            "mov rdx, qword ptr [{a} + \\i*8]\n",
+            "xor {c:e}, {c:e}\n",
+            ".irp j, ",
+            $cols,
+            "\n",
+            ".if \\j > \\i\n",
+            ".if \\i == 0\n",
+            ".if (\\j - \\i) & 1\n",
+            "mulx {h}, {lo}, qword ptr [{a} + \\j*8]\n",
+            "adcx {lo}, {c}\n",
+            ".else\n",
+            "mulx {c}, {lo}, qword ptr [{a} + \\j*8]\n",
+            "adcx {lo}, {h}\n",
+            ".endif\n",
+            ".else\n",
+            ".if (\\j - \\i) & 1\n",
+            "mulx {h}, {lo}, qword ptr [{a} + \\j*8]\n",
+            "adcx {lo}, qword ptr [{r} + (\\i+\\j)*8]\n",
+            "adox {lo}, {c}\n",
+            ".else\n",
+            "mulx {c}, {lo}, qword ptr [{a} + \\j*8]\n",
+            "adcx {lo}, qword ptr [{r} + (\\i+\\j)*8]\n",
+            "adox {lo}, {h}\n",
+            ".endif\n",
+            ".endif\n",
+            "mov qword ptr [{r} + (\\i+\\j)*8], {lo}\n",
+            ".endif\n",
+            ".endr\n",
+            // The row's carry word: high word + CF + OF (row 0 leaves OF clear).
+            "mov {lo:e}, 0\n",
+            ".if (",
+            $last,
+            " - \\i) & 1\n",
+            "adcx {h}, {lo}\n",
+            "adox {h}, {lo}\n",
+            "mov qword ptr [{r} + (",
+            $n,
+            "+\\i)*8], {h}\n",
+            ".else\n",
+            "adcx {c}, {lo}\n",
+            "adox {c}, {lo}\n",
+            "mov qword ptr [{r} + (",
+            $n,
+            "+\\i)*8], {c}\n",
+            ".endif\n",
+            ".endr\n",
+        )
+    };
+}
+
+/// Defines `$name`, [`sqr_triangle_adx`] for one `n` as straight-line code
+/// ([`unrolled_triangle`]), inlined like the rows: the size-specialised kernels keep
+/// only their own size.
+#[cfg(target_arch = "x86_64")]
+macro_rules! unrolled_triangle_fn {
+    ($name:ident, $rows:literal, $cols:literal, $last:literal, $n:literal) => {
+        /// [`sqr_triangle_adx`] for `n = $n`, straight-line.
+        ///
+        /// # Safety
+        /// As for [`sqr_triangle_adx`] with this `n`.
+        #[inline(always)]
+        unsafe fn $name(r: *mut u64, a: *const u64) {
+            // SAFETY: the caller guarantees the features, n words at `a` and 2n at `r`;
+            // the asm reads a[0..n] and reads/writes r[1..=2n-2] at constant offsets,
+            // nothing else, and uses no stack.
+            unsafe {
+                core::arch::asm!(
+                    unrolled_triangle!($rows, $cols, $last, $n),
+                    a = in(reg) a,
+                    r = in(reg) r,
+                    out("rdx") _,
+                    lo = out(reg) _,
+                    h = out(reg) _,
+                    c = out(reg) _,
+                    options(nostack),
+                );
+            }
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+unrolled_triangle_fn!(
+    sqr_triangle_16_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14",
+    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15",
+    "15",
+    "16"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_triangle_fn!(
+    sqr_triangle_17_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15",
+    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16",
+    "16",
+    "17"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_triangle_fn!(
+    sqr_triangle_24_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22",
+    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23",
+    "23",
+    "24"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_triangle_fn!(
+    sqr_triangle_32_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30",
+    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31",
+    "31",
+    "32"
+);
+
 /// One limb of the doubling and diagonal pass at byte offsets `ao` of `a` and `ro` of
 /// `r`: `x0:x1 = 2 (r[2i] : r[2i+1]) + a[i]^2`. The doubling is a shift, done without
 /// the flags: `lea x, [t + 2 x]` with `t` the bit shifted out of the word below
@@ -474,6 +602,20 @@ impl AddMul for Mulx {
             assert!(n >= 2 && r.len() == 2 * n, "triangle of the wrong length");
             r[0] = 0;
             r[2 * n - 1] = 0;
+            // The sizes of 1024 and 2048-bit moduli (and 1024 bits under lazy reduction)
+            // and 1536 have a straight-line triangle.
+            let unrolled = match n {
+                16 => Some(sqr_triangle_16_adx as unsafe fn(*mut u64, *const u64)),
+                17 => Some(sqr_triangle_17_adx as unsafe fn(*mut u64, *const u64)),
+                24 => Some(sqr_triangle_24_adx as unsafe fn(*mut u64, *const u64)),
+                32 => Some(sqr_triangle_32_adx as unsafe fn(*mut u64, *const u64)),
+                _ => None,
+            };
+            if let Some(f) = unrolled {
+                // SAFETY: BMI2 and ADX are present (checked); `a` has n readable words
+                // and `r` 2n writable ones (asserted), n the size `f` is written for.
+                return unsafe { f(r.as_mut_ptr(), a.as_ptr()) };
+            }
             // SAFETY: BMI2 and ADX are present (checked); n >= 2, `a` has n readable
             // words and `r` exactly 2n writable ones (asserted).
             return unsafe { sqr_triangle_adx(r.as_mut_ptr(), a.as_ptr(), n) };
