@@ -498,11 +498,27 @@ unrolled_triangle_fn!(
 );
 #[cfg(target_arch = "x86_64")]
 unrolled_triangle_fn!(
+    sqr_triangle_25_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23",
+    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24",
+    "24",
+    "25"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_triangle_fn!(
     sqr_triangle_32_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30",
     "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31",
     "31",
     "32"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_triangle_fn!(
+    sqr_triangle_33_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31",
+    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32",
+    "32",
+    "33"
 );
 
 /// One limb of the doubling and diagonal pass at byte offsets `ao` of `a` and `ro` of
@@ -593,6 +609,76 @@ unsafe fn double_add_diagonal_adx(r: *mut u64, a: *const u64, len: usize) {
     }
 }
 
+/// Defines `$name`, [`double_add_diagonal_adx`] for one length as straight-line code:
+/// `.irp` repeats the limb over `$limbs` (`0 ..= len-1`) at constant offsets.
+#[cfg(target_arch = "x86_64")]
+macro_rules! unrolled_diagonal_fn {
+    ($name:ident, $limbs:literal) => {
+        /// [`double_add_diagonal_adx`] for one length, straight-line.
+        ///
+        /// # Safety
+        /// As for [`double_add_diagonal_adx`] with this length.
+        #[inline(always)]
+        unsafe fn $name(r: *mut u64, a: *const u64) {
+            // SAFETY: the caller guarantees the features, len words at `a` and 2 len at
+            // `r`; the asm reads a[0..len] and reads/writes r[0..2 len] at constant
+            // offsets, nothing else, and uses no stack.
+            unsafe {
+                core::arch::asm!(
+                    // Clears CF: the chain starts empty; no bit comes into r[0].
+                    "xor {cb:e}, {cb:e}",
+                    "mov {sh:e}, 63",
+                    concat!(".irp i, ", $limbs, "\n"),
+                    diagonal_limb!("\\i*8", "\\i*16"),
+                    ".endr",
+                    a = in(reg) a,
+                    r = in(reg) r,
+                    out("rdx") _,
+                    lo = out(reg) _,
+                    hi = out(reg) _,
+                    x0 = out(reg) _,
+                    x1 = out(reg) _,
+                    t = out(reg) _,
+                    cb = out(reg) _,
+                    sh = out(reg) _,
+                    options(nostack),
+                );
+            }
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+unrolled_diagonal_fn!(
+    double_add_diagonal_16_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_diagonal_fn!(
+    double_add_diagonal_17_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_diagonal_fn!(
+    double_add_diagonal_24_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_diagonal_fn!(
+    double_add_diagonal_25_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_diagonal_fn!(
+    double_add_diagonal_32_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_diagonal_fn!(
+    double_add_diagonal_33_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32"
+);
+
 impl AddMul for Mulx {
     #[inline(always)]
     fn sqr_triangle(r: &mut [u64], a: &[u64]) {
@@ -602,13 +688,15 @@ impl AddMul for Mulx {
             assert!(n >= 2 && r.len() == 2 * n, "triangle of the wrong length");
             r[0] = 0;
             r[2 * n - 1] = 0;
-            // The sizes of 1024 and 2048-bit moduli (and 1024 bits under lazy reduction)
-            // and 1536 have a straight-line triangle.
+            // The sizes of 1024, 1536 and 2048-bit moduli, each with its lazy-reduction
+            // neighbour, have a straight-line triangle.
             let unrolled = match n {
                 16 => Some(sqr_triangle_16_adx as unsafe fn(*mut u64, *const u64)),
                 17 => Some(sqr_triangle_17_adx as unsafe fn(*mut u64, *const u64)),
                 24 => Some(sqr_triangle_24_adx as unsafe fn(*mut u64, *const u64)),
+                25 => Some(sqr_triangle_25_adx as unsafe fn(*mut u64, *const u64)),
                 32 => Some(sqr_triangle_32_adx as unsafe fn(*mut u64, *const u64)),
+                33 => Some(sqr_triangle_33_adx as unsafe fn(*mut u64, *const u64)),
                 _ => None,
             };
             if let Some(f) = unrolled {
@@ -628,6 +716,21 @@ impl AddMul for Mulx {
         #[cfg(target_arch = "x86_64")]
         if is_available() {
             assert_eq!(r.len(), 2 * a.len(), "square of the wrong length");
+            // The sizes with a straight-line triangle have a straight-line pass too.
+            let unrolled = match a.len() {
+                16 => Some(double_add_diagonal_16_adx as unsafe fn(*mut u64, *const u64)),
+                17 => Some(double_add_diagonal_17_adx as unsafe fn(*mut u64, *const u64)),
+                24 => Some(double_add_diagonal_24_adx as unsafe fn(*mut u64, *const u64)),
+                25 => Some(double_add_diagonal_25_adx as unsafe fn(*mut u64, *const u64)),
+                32 => Some(double_add_diagonal_32_adx as unsafe fn(*mut u64, *const u64)),
+                33 => Some(double_add_diagonal_33_adx as unsafe fn(*mut u64, *const u64)),
+                _ => None,
+            };
+            if let Some(f) = unrolled {
+                // SAFETY: BMI2 and ADX are present (checked); `a` has a.len() readable
+                // words and `r` twice that many (asserted), the length `f` is written for.
+                return unsafe { f(r.as_mut_ptr(), a.as_ptr()) };
+            }
             // SAFETY: BMI2 and ADX are present (checked); `a` has a.len() readable words
             // and `r` exactly twice that many writable ones (asserted).
             return unsafe { double_add_diagonal_adx(r.as_mut_ptr(), a.as_ptr(), a.len()) };
