@@ -7,13 +7,22 @@
 //!
 //! [`Mulx`] plugs this row into every product and reduction of [`crate::mpn`]; the
 //! kernel [`MulxRedc`] (`mulx-redc`) is the schoolbook product (the squaring with each
-//! off-diagonal product once, seed 004's SOS) followed by REDC, all on this row; the
-//! squaring's triangle of ever shorter rows is one asm loop (`sqr_triangle_adx`) that
-//! runs each row's odd limbs in straight-line blocks rather than a limb at a time;
+//! off-diagonal product once, seed 004's SOS) followed by REDC, all on this row;
 //! [`crate::algo::karatsuba`] uses the same row under its Karatsuba recursion.
 //!
-//! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (the loop count is the
-//! length, no branch or address depends on values). Available on x86-64 CPUs with BMI2
+//! The squaring has its own passes ([`AddMul::sqr_triangle`],
+//! [`AddMul::double_add_diagonal`]), as in OpenSSL's `sqrx8x` and GMP's `sqr_basecase`:
+//! the off-diagonal triangle, then one pass that doubles it and adds the squares
+//! `a[i]^2`. Short rows cost nearly as much in loop control as in products, so the
+//! triangle is one asm loop whose body holds a row for each length modulo 8 (no
+//! single-limb loop, no call per row), and at 16, 17, 24, 25, 32 and 33 words (1024 to
+//! 2048-bit moduli) straight-line code with no loop at all; the doubling is a
+//! `shrx`/`lea` shift off the flags, leaving one carry chain for the squares. At 48
+//! words a straight-line triangle measured slower than the loop: the front end, not the
+//! multiplier, becomes the limit.
+//!
+//! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (loop counts and every
+//! branch depend on the length only; no branch or address depends on values). Available on x86-64 CPUs with BMI2
 //! and ADX (detected at run time; std caches the answer); elsewhere
 //! [`is_available`] is false and [`Mulx::addmul_1`] runs the portable row.
 
