@@ -37,6 +37,14 @@ pub trait AddMul {
     /// `r[..a.len()] += a * b` (`r` at least as long as `a`); returns the carry word.
     fn addmul_1(r: &mut [u64], a: &[u64], b: u64) -> u64;
 
+    /// The off-diagonal triangle of a squaring: `r[1 .. 2n-1] = sum_{i<j} a[i] a[j]
+    /// 2^(64(i+j))` over `r.len() == 2 * a.len()` words, `n = a.len() >= 2`; `r[0]` and
+    /// `r[2n-1]` are set to 0 ([`sqr_basecase`]).
+    #[inline(always)]
+    fn sqr_triangle(r: &mut [u64], a: &[u64]) {
+        sqr_triangle::<Self>(r, a);
+    }
+
     /// The last pass of a squaring: `r = 2 r + sum a[i]^2 2^(128 i)` over
     /// `r.len() == 2 * a.len()` words, where the result fits in `r`
     /// ([`sqr_basecase`]).
@@ -125,14 +133,27 @@ pub fn mul_basecase<R: AddMul>(r: &mut [u64], a: &[u64], b: &[u64]) {
 #[inline(always)]
 pub fn sqr_basecase<R: AddMul>(r: &mut [u64], a: &[u64]) {
     let n = a.len();
-    r[..n].fill(0);
-    r[2 * n - 1] = 0;
-    // Off-diagonal triangle into r[1 .. 2n-1]: row i adds a[i+1..] a[i] at word 2i+1.
-    for i in 0..n - 1 {
-        r[n + i] = R::addmul_1(&mut r[2 * i + 1..], &a[i + 1..], a[i]);
+    if n == 1 {
+        r[0] = 0;
+        r[1] = 0;
+    } else {
+        R::sqr_triangle(r, a);
     }
     // The triangle is below 2^(64(2n-1)) / 2, so doubling it cannot overflow r.
     R::double_add_diagonal(r, a);
+}
+
+/// The off-diagonal triangle by rows of `R::addmul_1` ([`AddMul::sqr_triangle`]): row
+/// `i` adds `a[i+1..] a[i]` at word `2i + 1`; its carry word is `r[n + i]`, which no
+/// earlier row reaches.
+#[inline(always)]
+pub fn sqr_triangle<R: AddMul + ?Sized>(r: &mut [u64], a: &[u64]) {
+    let n = a.len();
+    r[..n].fill(0);
+    r[2 * n - 1] = 0;
+    for i in 0..n - 1 {
+        r[n + i] = R::addmul_1(&mut r[2 * i + 1..], &a[i + 1..], a[i]);
+    }
 }
 
 /// `r = 2 r + sum a[i]^2 2^(128 i)`, `r.len() == 2 * a.len()`, the result below

@@ -255,3 +255,74 @@ fn mulx_redc_sizes() {
         }
     }
 }
+
+/// The dedicated squaring of `mulx-redc`, `auto` and `karatsuba` at every limb count
+/// from 1 to 70 (each row length modulo 8 of the triangle, every size `auto` hands to
+/// each kernel), both policies, moduli with the top bit set and clear, on the edge
+/// operands: 0, 1, n - 1, the top of the residue range, the largest all-ones-limb value,
+/// an all-ones value with the top bit clear, and random ones. Each square is checked
+/// against the oracle and against the same kernel's `mul(a, a)`, limb for limb.
+#[test]
+fn squaring_every_size_to_70() {
+    let mut rng = TestRng::new(70);
+    let mut names = vec!["auto", "karatsuba"];
+    if mulx::is_available() {
+        names.push("mulx-redc");
+    } else {
+        eprintln!("mulx-redc: this CPU lacks BMI2/ADX; kernel not tested here");
+    }
+    let one = BigUint::from(1u32);
+    for s in 1..=70usize {
+        let bits = 64 * s as u32;
+        let mut mods = vec![
+            kit::random_modulus(&mut rng, bits),
+            kit::random_modulus(&mut rng, bits - 1),
+        ];
+        if s > 1 {
+            mods.push((&one << bits) - 1u32);
+        }
+        for n in mods {
+            let limbs = kit::to_limbs::<u64>(&n, s);
+            for name in &names {
+                let k = kernel::by_name::<u64>(name).expect("registered");
+                for r in Reduction::ALL {
+                    let m = Modulus::with_kernel(&limbs, k, r).unwrap();
+                    let w = m.limbs();
+                    let r_bits = 64 * w as u32;
+                    let bound = kit::from_limbs(m.bound());
+                    // 2^top - 1, shortened by whole limbs until it is below n.
+                    let all_ones_below = |top: u32| -> BigUint {
+                        let mut v = (&one << top) - 1u32;
+                        while v >= n {
+                            v >>= 64u32;
+                        }
+                        v
+                    };
+                    let mut ops = vec![
+                        BigUint::from(0u32),
+                        one.clone(),
+                        &n - 1u32,
+                        &bound - 1u32,
+                        all_ones_below(64 * s as u32),
+                        all_ones_below(64 * s as u32 - 1),
+                        kit::random_below(&mut rng, &bound),
+                        kit::random_below(&mut rng, &bound) >> 1u32,
+                    ];
+                    ops.retain(|a| a < &bound);
+                    let mut sq = vec![0u64; w];
+                    let mut mul = vec![0u64; w];
+                    for a in &ops {
+                        let al = kit::to_limbs::<u64>(a, w);
+                        m.mont_sqr(&al, &mut sq);
+                        m.mont_mul(&al, &al, &mut mul);
+                        let what = format!("{name} {s} limbs {r} n={n:x} a={a:x}");
+                        assert_eq!(sq, mul, "{what}: sqr differs from mul(a, a)");
+                        let got = kit::from_limbs(&sq);
+                        assert!(got < bound, "{what}: not below the bound");
+                        assert_eq!(got % &n, kit::mont_mul(a, a, &n, r_bits), "{what}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -10,8 +10,19 @@
 //! off-diagonal product once, seed 004's SOS) followed by REDC, all on this row;
 //! [`crate::algo::karatsuba`] uses the same row under its Karatsuba recursion.
 //!
-//! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (the loop count is the
-//! length, no branch or address depends on values). Available on x86-64 CPUs with BMI2
+//! The squaring has its own passes ([`AddMul::sqr_triangle`],
+//! [`AddMul::double_add_diagonal`]), as in OpenSSL's `sqrx8x` and GMP's `sqr_basecase`:
+//! the off-diagonal triangle, then one pass that doubles it and adds the squares
+//! `a[i]^2`. Short rows cost nearly as much in loop control as in products, so the
+//! triangle is one asm loop whose body holds a row for each length modulo 8 (no
+//! single-limb loop, no call per row), and at 16, 17, 24, 25, 32 and 33 words (1024 to
+//! 2048-bit moduli) straight-line code with no loop at all; the doubling is a
+//! `shrx`/`lea` shift off the flags, leaving one carry chain for the squares. At 48
+//! words a straight-line triangle measured slower than the loop: the front end, not the
+//! multiplier, becomes the limit.
+//!
+//! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (loop counts and every
+//! branch depend on the length only; no branch or address depends on values). Available on x86-64 CPUs with BMI2
 //! and ADX (detected at run time; std caches the answer); elsewhere
 //! [`is_available`] is false and [`Mulx::addmul_1`] runs the portable row.
 
@@ -138,9 +149,426 @@ unsafe fn addmul_1_adx(r: *mut u64, a: *const u64, len: usize, b: u64) -> u64 {
     carry
 }
 
-/// `r = 2 r + sum a[i]^2 2^(128 i)` over `2 len` words of `r`: per `i`, `adcx` doubles
-/// the two words of `r` along the carry flag (x + x + CF) while `adox` adds `a[i]^2`
-/// along the overflow flag. Both flags end clear: the result fits in `r`.
+/// One limb of a `mulx` row, `r[j] += a[j] rdx + c` with the carry out in `hi`:
+/// `hi:lo = a[j] rdx; lo += r[j] + CF (adcx); lo += c + OF (adox); r[j] = lo`, at byte
+/// offset `off` of the `a` and `r` pointers. Rows alternate `c` and `h` as the carry
+/// register, so no move is needed between limbs.
+#[cfg(target_arch = "x86_64")]
+macro_rules! row_limb {
+    ($off:literal, $c_in:literal, $hi_out:literal) => {
+        concat!(
+            "mulx {",
+            $hi_out,
+            "}, {lo}, qword ptr [{a} + ",
+            $off,
+            "]\n",
+            "adcx {lo}, qword ptr [{r} + ",
+            $off,
+            "]\n",
+            "adox {lo}, {",
+            $c_in,
+            "}\n",
+            "mov qword ptr [{r} + ",
+            $off,
+            "], {lo}\n",
+        )
+    };
+}
+
+/// One limb of a `mulx` row that overwrites instead of adding, `r[j] = low(a[j] rdx + c)`
+/// with the carry out in `hi`: `hi:lo = a[j] rdx; lo += c + CF (adcx); r[j] = lo`. One
+/// carry chain; the overflow flag is not touched.
+#[cfg(target_arch = "x86_64")]
+macro_rules! mul_limb {
+    ($off:literal, $c_in:literal, $hi_out:literal) => {
+        concat!(
+            "mulx {",
+            $hi_out,
+            "}, {lo}, qword ptr [{a} + ",
+            $off,
+            "]\n",
+            "adcx {lo}, {",
+            $c_in,
+            "}\n",
+            "mov qword ptr [{r} + ",
+            $off,
+            "], {lo}\n",
+        )
+    };
+}
+
+/// One row of the triangle whose length `L` is `k` modulo 8 (`k` given as its head: `k`
+/// straight-line limbs), from its start to the pointers of the next row: the head, then
+/// `L / 8` blocks of eight, then the carry word, stored at `r[n+i]`, the word after the
+/// row. Row `i` of the triangle is `r[2i+1 ..] += a[i+1 ..] a[i]`; on entry `a` points
+/// at `a[i+1]`, `r` at `r[2i+1]`, `rdx` holds `a[i]` and `len` is `L >= 1`. Falls
+/// through to the next row (`L - 1`, so `k - 1` modulo 8), or jumps to `9f` after the
+/// last.
+#[cfg(target_arch = "x86_64")]
+macro_rules! triangle_row {
+    ($label:literal $(, $head:expr)*) => {
+        concat!(
+            $label, ":\n",
+            "mov {blocks}, {len}\n",
+            "shr {blocks}, 3\n",
+            // Clears CF and OF: both chains start empty.
+            "xor {c:e}, {c:e}\n",
+            $($head,)*
+            "mov rcx, {blocks}\n",
+            "jmp 7f\n",
+            "6:\n",
+            row_limb!("0", "c", "h"),
+            row_limb!("8", "h", "c"),
+            row_limb!("16", "c", "h"),
+            row_limb!("24", "h", "c"),
+            row_limb!("32", "c", "h"),
+            row_limb!("40", "h", "c"),
+            row_limb!("48", "c", "h"),
+            row_limb!("56", "h", "c"),
+            "lea {a}, [{a} + 64]\n",
+            "lea {r}, [{r} + 64]\n",
+            "lea rcx, [rcx - 1]\n",
+            "7:\n",
+            "jrcxz 8f\n",
+            "jmp 6b\n",
+            "8:\n",
+            // The row's carry word c + CF + OF (its true sum is below 2^(64(L+1))) goes
+            // to r[n+i]; then both flags are free.
+            "mov {lo}, 0\n",
+            "adcx {c}, {lo}\n",
+            "adox {c}, {lo}\n",
+            "mov qword ptr [{r}], {c}\n",
+            // Next row: len -= 1; a is now &a[n], so the row starts at a - 8 len with
+            // rdx the word before; r is &r[n+i], the next row starts 8 - 8 len from it.
+            "sub {len}, 1\n",
+            "jz 9f\n",
+            "lea {lo}, [8 * {len}]\n",
+            "sub {a}, {lo}\n",
+            "sub {r}, {lo}\n",
+            "lea {r}, [{r} + 8]\n",
+            "mov rdx, qword ptr [{a} - 8]\n",
+        )
+    };
+}
+
+/// The off-diagonal triangle of a square, `r[1 .. 2n-1] = sum_{i<j} a[i] a[j]
+/// 2^(64(i+j))`: one asm loop over the rows `r[2i+1 ..] += a[i+1..] a[i]` (length
+/// `L = n-1-i`), without a call, a slice or a single-limb loop per row. Row 0 writes
+/// `a[1..] a[0]` (one carry chain, nothing to add); each row's carry word is stored at
+/// `r[n + i]`, the word after it, which no earlier row reaches. The loop body is eight
+/// rows, one per value of `L` modulo 8, each with its `L mod 8` odd limbs in
+/// straight-line code before its blocks of eight: consecutive rows are one limb shorter,
+/// so they run the eight bodies in turn, entered once at the one for `n - 2`. Every
+/// branch depends on `n` only.
+///
+/// # Safety
+/// The CPU has BMI2 and ADX; `n >= 2`; `a` is valid for reading `n` words and `r` for
+/// reading and writing `2n` words. Row 0 overwrites `r[1 ..= n]` and each later row's
+/// carry word overwrites `r[n+i]` before any row reads it; `r[0]` and `r[2n-1]` are left
+/// alone.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn sqr_triangle_adx(r: *mut u64, a: *const u64, n: usize) {
+    // SAFETY: the caller guarantees the features, n >= 2 and the words behind both
+    // pointers. Row i reads a[i .. n] and reads/writes r[2i+1 .. n+i] and r[n+i], all
+    // inside a[..n] and r[..2n]; no stack is used.
+    unsafe {
+        core::arch::asm!(
+            // Row 0, r[1 .. n] = a[1 .. n] a[0], overwrites: a -> a[1], r -> r[1],
+            // rdx = a[0], len = n - 1: its odd limbs in blocks of 1, 2 and 4 chosen by
+            // jrcxz (flags untouched), then blocks of eight.
+            "mov rdx, qword ptr [{a}]",
+            "lea {a}, [{a} + 8]",
+            "lea {r}, [{r} + 8]",
+            "mov {b1}, {len}",
+            "and {b1}, 1",
+            "mov {b2}, {len}",
+            "and {b2}, 2",
+            "mov {b4}, {len}",
+            "and {b4}, 4",
+            "mov {blocks}, {len}",
+            "shr {blocks}, 3",
+            // Clears CF (and OF, which this row leaves alone).
+            "xor {c:e}, {c:e}",
+            "mov rcx, {b1}",
+            "jrcxz 2f",
+            mul_limb!("0", "c", "h"),
+            "mov {c}, {h}",
+            "lea {a}, [{a} + 8]",
+            "lea {r}, [{r} + 8]",
+            "2:",
+            "mov rcx, {b2}",
+            "jrcxz 3f",
+            mul_limb!("0", "c", "h"),
+            mul_limb!("8", "h", "c"),
+            "lea {a}, [{a} + 16]",
+            "lea {r}, [{r} + 16]",
+            "3:",
+            "mov rcx, {b4}",
+            "jrcxz 4f",
+            mul_limb!("0", "c", "h"),
+            mul_limb!("8", "h", "c"),
+            mul_limb!("16", "c", "h"),
+            mul_limb!("24", "h", "c"),
+            "lea {a}, [{a} + 32]",
+            "lea {r}, [{r} + 32]",
+            "4:",
+            "mov rcx, {blocks}",
+            "jmp 6f",
+            "5:",
+            mul_limb!("0", "c", "h"),
+            mul_limb!("8", "h", "c"),
+            mul_limb!("16", "c", "h"),
+            mul_limb!("24", "h", "c"),
+            mul_limb!("32", "c", "h"),
+            mul_limb!("40", "h", "c"),
+            mul_limb!("48", "c", "h"),
+            mul_limb!("56", "h", "c"),
+            "lea {a}, [{a} + 64]",
+            "lea {r}, [{r} + 64]",
+            "lea rcx, [rcx - 1]",
+            "6:",
+            "jrcxz 7f",
+            "jmp 5b",
+            "7:",
+            // The carry word c + CF (a[1..] a[0] < 2^(64 n)) goes to r[n].
+            "mov {lo}, 0",
+            "adcx {c}, {lo}",
+            "mov qword ptr [{r}], {c}",
+            // Row 1, as in the loop below: len = n - 2, a -> a[2], r -> r[3].
+            "sub {len}, 1",
+            "jz 9f",
+            "lea {lo}, [8 * {len}]",
+            "sub {a}, {lo}",
+            "sub {r}, {lo}",
+            "lea {r}, [{r} + 8]",
+            "mov rdx, qword ptr [{a} - 8]",
+            // The rows that add, entered at the body for len mod 8.
+            "mov {lo}, {len}",
+            "and {lo}, 7",
+            "cmp {lo}, 6",
+            "je 26f",
+            "cmp {lo}, 5",
+            "je 25f",
+            "cmp {lo}, 4",
+            "je 24f",
+            "cmp {lo}, 3",
+            "je 23f",
+            "cmp {lo}, 2",
+            "je 22f",
+            "cmp {lo}, 1",
+            "je 21f",
+            "cmp {lo}, 0",
+            "je 20f",
+            triangle_row!("27", row_limb!("0", "c", "h"), row_limb!("8", "h", "c"), row_limb!("16", "c", "h"), row_limb!("24", "h", "c"), row_limb!("32", "c", "h"), row_limb!("40", "h", "c"), row_limb!("48", "c", "h"), "mov {c}, {h}\n", "lea {a}, [{a} + 56]\n", "lea {r}, [{r} + 56]\n"),
+            triangle_row!("26", row_limb!("0", "c", "h"), row_limb!("8", "h", "c"), row_limb!("16", "c", "h"), row_limb!("24", "h", "c"), row_limb!("32", "c", "h"), row_limb!("40", "h", "c"), "lea {a}, [{a} + 48]\n", "lea {r}, [{r} + 48]\n"),
+            triangle_row!("25", row_limb!("0", "c", "h"), row_limb!("8", "h", "c"), row_limb!("16", "c", "h"), row_limb!("24", "h", "c"), row_limb!("32", "c", "h"), "mov {c}, {h}\n", "lea {a}, [{a} + 40]\n", "lea {r}, [{r} + 40]\n"),
+            triangle_row!("24", row_limb!("0", "c", "h"), row_limb!("8", "h", "c"), row_limb!("16", "c", "h"), row_limb!("24", "h", "c"), "lea {a}, [{a} + 32]\n", "lea {r}, [{r} + 32]\n"),
+            triangle_row!("23", row_limb!("0", "c", "h"), row_limb!("8", "h", "c"), row_limb!("16", "c", "h"), "mov {c}, {h}\n", "lea {a}, [{a} + 24]\n", "lea {r}, [{r} + 24]\n"),
+            triangle_row!("22", row_limb!("0", "c", "h"), row_limb!("8", "h", "c"), "lea {a}, [{a} + 16]\n", "lea {r}, [{r} + 16]\n"),
+            triangle_row!("21", row_limb!("0", "c", "h"), "mov {c}, {h}\n", "lea {a}, [{a} + 8]\n", "lea {r}, [{r} + 8]\n"),
+            triangle_row!("20"),
+            "jmp 27b",
+            "9:",
+            a = inout(reg) a => _,
+            r = inout(reg) r => _,
+            len = inout(reg) n - 1 => _,
+            out("rcx") _,
+            out("rdx") _,
+            lo = out(reg) _,
+            h = out(reg) _,
+            c = out(reg) _,
+            blocks = out(reg) _,
+            b1 = out(reg) _,
+            b2 = out(reg) _,
+            b4 = out(reg) _,
+            options(nostack),
+        );
+    }
+}
+
+/// The whole triangle of a square of `n` words ([`sqr_triangle_adx`]) as straight-line
+/// code, for one `n` fixed at assembly time: `$rows` lists `0 ..= n-2`, `$cols` lists
+/// `1 ..= n-1`, `$last` is `n - 1` and `$n` is `n`. The assembler's `.irp` repeats a
+/// limb per `(i, j)` with `i < j`, each at constant offsets, so a row costs no loop
+/// control and no pointer updates: only its `xor`, the load of `a[i]` and its carry word.
+/// Row 0 overwrites (one chain), later rows add; the carry register alternates between
+/// `c` and `h` with the parity of `j - i`.
+#[cfg(target_arch = "x86_64")]
+macro_rules! unrolled_triangle {
+    ($rows:literal, $cols:literal, $last:literal, $n:literal) => {
+        concat!(
+            ".irp i, ",
+            $rows,
+            "\n",
+            "mov rdx, qword ptr [{a} + \\i*8]\n",
+            "xor {c:e}, {c:e}\n",
+            ".irp j, ",
+            $cols,
+            "\n",
+            ".if \\j > \\i\n",
+            ".if \\i == 0\n",
+            ".if (\\j - \\i) & 1\n",
+            "mulx {h}, {lo}, qword ptr [{a} + \\j*8]\n",
+            "adcx {lo}, {c}\n",
+            ".else\n",
+            "mulx {c}, {lo}, qword ptr [{a} + \\j*8]\n",
+            "adcx {lo}, {h}\n",
+            ".endif\n",
+            ".else\n",
+            ".if (\\j - \\i) & 1\n",
+            "mulx {h}, {lo}, qword ptr [{a} + \\j*8]\n",
+            "adcx {lo}, qword ptr [{r} + (\\i+\\j)*8]\n",
+            "adox {lo}, {c}\n",
+            ".else\n",
+            "mulx {c}, {lo}, qword ptr [{a} + \\j*8]\n",
+            "adcx {lo}, qword ptr [{r} + (\\i+\\j)*8]\n",
+            "adox {lo}, {h}\n",
+            ".endif\n",
+            ".endif\n",
+            "mov qword ptr [{r} + (\\i+\\j)*8], {lo}\n",
+            ".endif\n",
+            ".endr\n",
+            // The row's carry word: high word + CF + OF (row 0 leaves OF clear).
+            "mov {lo:e}, 0\n",
+            ".if (",
+            $last,
+            " - \\i) & 1\n",
+            "adcx {h}, {lo}\n",
+            "adox {h}, {lo}\n",
+            "mov qword ptr [{r} + (",
+            $n,
+            "+\\i)*8], {h}\n",
+            ".else\n",
+            "adcx {c}, {lo}\n",
+            "adox {c}, {lo}\n",
+            "mov qword ptr [{r} + (",
+            $n,
+            "+\\i)*8], {c}\n",
+            ".endif\n",
+            ".endr\n",
+        )
+    };
+}
+
+/// Defines `$name`, [`sqr_triangle_adx`] for one `n` as straight-line code
+/// ([`unrolled_triangle`]), inlined like the rows: the size-specialised kernels keep
+/// only their own size.
+#[cfg(target_arch = "x86_64")]
+macro_rules! unrolled_triangle_fn {
+    ($name:ident, $rows:literal, $cols:literal, $last:literal, $n:literal) => {
+        /// [`sqr_triangle_adx`] for `n = $n`, straight-line.
+        ///
+        /// # Safety
+        /// As for [`sqr_triangle_adx`] with this `n`.
+        #[inline(always)]
+        unsafe fn $name(r: *mut u64, a: *const u64) {
+            // SAFETY: the caller guarantees the features, n words at `a` and 2n at `r`;
+            // the asm reads a[0..n] and reads/writes r[1..=2n-2] at constant offsets,
+            // nothing else, and uses no stack.
+            unsafe {
+                core::arch::asm!(
+                    unrolled_triangle!($rows, $cols, $last, $n),
+                    a = in(reg) a,
+                    r = in(reg) r,
+                    out("rdx") _,
+                    lo = out(reg) _,
+                    h = out(reg) _,
+                    c = out(reg) _,
+                    options(nostack),
+                );
+            }
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+unrolled_triangle_fn!(
+    sqr_triangle_16_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14",
+    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15",
+    "15",
+    "16"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_triangle_fn!(
+    sqr_triangle_17_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15",
+    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16",
+    "16",
+    "17"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_triangle_fn!(
+    sqr_triangle_24_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22",
+    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23",
+    "23",
+    "24"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_triangle_fn!(
+    sqr_triangle_25_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23",
+    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24",
+    "24",
+    "25"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_triangle_fn!(
+    sqr_triangle_32_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30",
+    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31",
+    "31",
+    "32"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_triangle_fn!(
+    sqr_triangle_33_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31",
+    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32",
+    "32",
+    "33"
+);
+
+/// One limb of the doubling and diagonal pass at byte offsets `ao` of `a` and `ro` of
+/// `r`: `x0:x1 = 2 (r[2i] : r[2i+1]) + a[i]^2`. The doubling is a shift, done without
+/// the flags: `lea x, [t + 2 x]` with `t` the bit shifted out of the word below
+/// (`shrx`); only the two `adcx` that add the square ride the carry chain.
+#[cfg(target_arch = "x86_64")]
+macro_rules! diagonal_limb {
+    ($ao:literal, $ro:literal) => {
+        concat!(
+            "mov rdx, qword ptr [{a} + ",
+            $ao,
+            "]\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "mov {x0}, qword ptr [{r} + ",
+            $ro,
+            "]\n",
+            "mov {x1}, qword ptr [{r} + ",
+            $ro,
+            " + 8]\n",
+            "shrx {t}, {x0}, {sh}\n",
+            "lea {x0}, [{cb} + 2 * {x0}]\n",
+            "shrx {cb}, {x1}, {sh}\n",
+            "lea {x1}, [{t} + 2 * {x1}]\n",
+            "adcx {x0}, {lo}\n",
+            "adcx {x1}, {hi}\n",
+            "mov qword ptr [{r} + ",
+            $ro,
+            "], {x0}\n",
+            "mov qword ptr [{r} + ",
+            $ro,
+            " + 8], {x1}\n",
+        )
+    };
+}
+
+/// `r = 2 r + sum a[i]^2 2^(128 i)` over `2 len` words of `r`: a one-bit shift of `r`
+/// by `shrx`/`lea` (no flags), with `a[i]^2` added along the carry flag, one limb if
+/// `len` is odd, then two per loop. The carry flag ends clear and the last shifted-out
+/// bit is 0: the result fits in `r`.
 ///
 /// # Safety
 /// The CPU has BMI2 and ADX; `a` is valid for reading `len` words and `r` for reading
@@ -152,45 +580,167 @@ unsafe fn double_add_diagonal_adx(r: *mut u64, a: *const u64, len: usize) {
     // the asm reads a[0..len] and reads/writes r[0..2 len], nothing else, no stack.
     unsafe {
         core::arch::asm!(
-            "xor {x0:e}, {x0:e}",
-            "jmp 3f",
-            "2:",
-            "mov rdx, qword ptr [{a}]",
-            "mulx {hi}, {lo}, rdx",
-            "mov {x0}, qword ptr [{r}]",
-            "mov {x1}, qword ptr [{r} + 8]",
-            "adcx {x0}, {x0}",
-            "adcx {x1}, {x1}",
-            "adox {x0}, {lo}",
-            "adox {x1}, {hi}",
-            "mov qword ptr [{r}], {x0}",
-            "mov qword ptr [{r} + 8], {x1}",
+            // Clears CF: the chain starts empty; no bit comes into r[0].
+            "xor {cb:e}, {cb:e}",
+            "mov {sh:e}, 63",
+            "mov rcx, {odd}",
+            "jrcxz 2f",
+            diagonal_limb!("0", "0"),
             "lea {a}, [{a} + 8]",
             "lea {r}, [{r} + 16]",
-            "lea rcx, [rcx - 1]",
+            "2:",
+            "mov rcx, {pairs}",
+            "jmp 4f",
             "3:",
-            "jrcxz 4f",
-            "jmp 2b",
+            diagonal_limb!("0", "0"),
+            diagonal_limb!("8", "16"),
+            "lea {a}, [{a} + 16]",
+            "lea {r}, [{r} + 32]",
+            "lea rcx, [rcx - 1]",
             "4:",
+            "jrcxz 5f",
+            "jmp 3b",
+            "5:",
             a = inout(reg) a => _,
             r = inout(reg) r => _,
-            inout("rcx") len => _,
+            odd = in(reg) len & 1,
+            pairs = in(reg) len / 2,
+            out("rcx") _,
             out("rdx") _,
             lo = out(reg) _,
             hi = out(reg) _,
             x0 = out(reg) _,
             x1 = out(reg) _,
+            t = out(reg) _,
+            cb = out(reg) _,
+            sh = out(reg) _,
             options(nostack),
         );
     }
 }
 
+/// Defines `$name`, [`double_add_diagonal_adx`] for one length as straight-line code:
+/// `.irp` repeats the limb over `$limbs` (`0 ..= len-1`) at constant offsets.
+#[cfg(target_arch = "x86_64")]
+macro_rules! unrolled_diagonal_fn {
+    ($name:ident, $limbs:literal) => {
+        /// [`double_add_diagonal_adx`] for one length, straight-line.
+        ///
+        /// # Safety
+        /// As for [`double_add_diagonal_adx`] with this length.
+        #[inline(always)]
+        unsafe fn $name(r: *mut u64, a: *const u64) {
+            // SAFETY: the caller guarantees the features, len words at `a` and 2 len at
+            // `r`; the asm reads a[0..len] and reads/writes r[0..2 len] at constant
+            // offsets, nothing else, and uses no stack.
+            unsafe {
+                core::arch::asm!(
+                    // Clears CF: the chain starts empty; no bit comes into r[0].
+                    "xor {cb:e}, {cb:e}",
+                    "mov {sh:e}, 63",
+                    concat!(".irp i, ", $limbs, "\n"),
+                    diagonal_limb!("\\i*8", "\\i*16"),
+                    ".endr",
+                    a = in(reg) a,
+                    r = in(reg) r,
+                    out("rdx") _,
+                    lo = out(reg) _,
+                    hi = out(reg) _,
+                    x0 = out(reg) _,
+                    x1 = out(reg) _,
+                    t = out(reg) _,
+                    cb = out(reg) _,
+                    sh = out(reg) _,
+                    options(nostack),
+                );
+            }
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+unrolled_diagonal_fn!(
+    double_add_diagonal_16_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_diagonal_fn!(
+    double_add_diagonal_17_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_diagonal_fn!(
+    double_add_diagonal_24_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_diagonal_fn!(
+    double_add_diagonal_25_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_diagonal_fn!(
+    double_add_diagonal_32_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31"
+);
+#[cfg(target_arch = "x86_64")]
+unrolled_diagonal_fn!(
+    double_add_diagonal_33_adx,
+    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32"
+);
+
 impl AddMul for Mulx {
+    #[inline(always)]
+    fn sqr_triangle(r: &mut [u64], a: &[u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if is_available() {
+            let n = a.len();
+            assert!(n >= 2 && r.len() == 2 * n, "triangle of the wrong length");
+            r[0] = 0;
+            r[2 * n - 1] = 0;
+            // The sizes of 1024, 1536 and 2048-bit moduli, each with its lazy-reduction
+            // neighbour, have a straight-line triangle.
+            let unrolled = match n {
+                16 => Some(sqr_triangle_16_adx as unsafe fn(*mut u64, *const u64)),
+                17 => Some(sqr_triangle_17_adx as unsafe fn(*mut u64, *const u64)),
+                24 => Some(sqr_triangle_24_adx as unsafe fn(*mut u64, *const u64)),
+                25 => Some(sqr_triangle_25_adx as unsafe fn(*mut u64, *const u64)),
+                32 => Some(sqr_triangle_32_adx as unsafe fn(*mut u64, *const u64)),
+                33 => Some(sqr_triangle_33_adx as unsafe fn(*mut u64, *const u64)),
+                _ => None,
+            };
+            if let Some(f) = unrolled {
+                // SAFETY: BMI2 and ADX are present (checked); `a` has n readable words
+                // and `r` 2n writable ones (asserted), n the size `f` is written for.
+                return unsafe { f(r.as_mut_ptr(), a.as_ptr()) };
+            }
+            // SAFETY: BMI2 and ADX are present (checked); n >= 2, `a` has n readable
+            // words and `r` exactly 2n writable ones (asserted).
+            return unsafe { sqr_triangle_adx(r.as_mut_ptr(), a.as_ptr(), n) };
+        }
+        mpn::sqr_triangle::<Self>(r, a);
+    }
+
     #[inline(always)]
     fn double_add_diagonal(r: &mut [u64], a: &[u64]) {
         #[cfg(target_arch = "x86_64")]
         if is_available() {
             assert_eq!(r.len(), 2 * a.len(), "square of the wrong length");
+            // The sizes with a straight-line triangle have a straight-line pass too.
+            let unrolled = match a.len() {
+                16 => Some(double_add_diagonal_16_adx as unsafe fn(*mut u64, *const u64)),
+                17 => Some(double_add_diagonal_17_adx as unsafe fn(*mut u64, *const u64)),
+                24 => Some(double_add_diagonal_24_adx as unsafe fn(*mut u64, *const u64)),
+                25 => Some(double_add_diagonal_25_adx as unsafe fn(*mut u64, *const u64)),
+                32 => Some(double_add_diagonal_32_adx as unsafe fn(*mut u64, *const u64)),
+                33 => Some(double_add_diagonal_33_adx as unsafe fn(*mut u64, *const u64)),
+                _ => None,
+            };
+            if let Some(f) = unrolled {
+                // SAFETY: BMI2 and ADX are present (checked); `a` has a.len() readable
+                // words and `r` twice that many (asserted), the length `f` is written for.
+                return unsafe { f(r.as_mut_ptr(), a.as_ptr()) };
+            }
             // SAFETY: BMI2 and ADX are present (checked); `a` has a.len() readable words
             // and `r` exactly twice that many writable ones (asserted).
             return unsafe { double_add_diagonal_adx(r.as_mut_ptr(), a.as_ptr(), a.len()) };
