@@ -76,6 +76,7 @@ impl<L: Limb> Registry<L> {
         &crate::fixed::CiosFixed,
         &algo::karatsuba::Karatsuba,
         &crate::simd::mulx::MulxRedc,
+        &crate::simd::ifma::Amm52Ifma,
         &crate::dispatch::Auto,
     ];
 }

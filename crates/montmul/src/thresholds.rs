@@ -9,6 +9,7 @@ use crate::dispatch::Thresholds;
 
 /// The thresholds `auto` and `karatsuba` use.
 pub const TUNED: Thresholds = Thresholds {
+    ifma_from: 16,
     karatsuba_from: 68,
     mulx_from: 14,
     karatsuba_mul_base: 60,
