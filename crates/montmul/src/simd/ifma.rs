@@ -27,10 +27,17 @@
 //! 1. q = (A_0 + a_0 b'_i) n0' mod 2^52, in scalar registers (n0' = -n^-1 mod 2^52, the
 //!    low 52 bits of [`Modulus::n0`]);
 //! 2. A += lo52(a b'_i) + lo52(n q), lane by lane (`vpmadd52luq`); lane 0 is now
-//!    0 mod 2^52 and its high 12 bits, computed in scalar, carry into lane 1;
-//! 3. shift every lane down one (`valignq`), the carry joining the new lane 0;
+//!    0 mod 2^52 and its high 12 bits carry into lane 1;
+//! 3. shift every lane down one (`valignq`);
 //! 4. A += hi52(a b'_i) + hi52(n q) (`vpmadd52huq`): the high half of the product at
 //!    lane j belongs to lane j + 1, which is lane j after the shift.
+//!
+//! Lane 0 lives in a scalar register: the next step's A_0 is the old lane 1 plus
+//! lo52(a_1 b'_i) + lo52(n_1 q) + hi52(a_0 b'_i) + hi52(n_0 q) + the carry, computed
+//! with scalar multiplications, so the next q waits for neither the vectors nor a lane
+//! extraction (lane 1 is read one step ahead). The high halves are summed off the
+//! accumulator and added after the shift, so one step's chain through the accumulator
+//! is two multiply-adds, the shift and an add.
 //!
 //! The lanes are never normalised inside the loop: the 12 bits above each digit absorb
 //! the carries. Bound: one step adds to a lane at most 4 (2^52 - 1) < 2^54 (two low
@@ -52,9 +59,12 @@
 //! joined with shifts and masks; the final subtraction is masked. Available on x86-64
 //! CPUs with AVX-512F and AVX-512 IFMA (detected at run time; std caches the answer).
 
+#[cfg(target_arch = "x86_64")]
+use core::any::TypeId;
+
 use crate::algo::cios::Cios;
 use crate::kernel::{Kernel, KernelInfo};
-use crate::{mpn, Limb, Modulus, Reduction};
+use crate::{Limb, Modulus, Reduction};
 
 /// The `amm52-ifma` kernel.
 pub struct Amm52Ifma;
@@ -136,129 +146,148 @@ pub fn from_lanes(lanes: &[u64], out: &mut [u64]) -> u64 {
 mod x86 {
     use core::arch::x86_64::*;
 
-    use super::DIGIT;
+    use super::{from_lanes, shape, to_digits, DIGIT};
+    use crate::{mpn, Reduction};
 
-    /// The word-serial loop of the module doc for `V` vectors: `a`, `n` hold at least
-    /// `8 V` digits (zero from digit d on), `b` the d digits of b', `lanes` receives the
-    /// `8 V` unnormalised lanes of the result, whose true lane 0 is `lanes[0]` plus the
-    /// returned carry.
+    /// `out = a b R^-1 mod n` (with `top`, the bits above `out`, returned: below 2n in
+    /// all) for `V` vectors of digits: the conversions and the word-serial loop of the
+    /// module doc, then the policy's finish. `a`, `b`, `n`, `out` have s limbs, and
+    /// `shape(s)` gives V vectors.
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
     #[target_feature(enable = "avx512f,avx512ifma")]
-    unsafe fn amm<const V: usize>(
+    unsafe fn mul<const V: usize>(
         a: &[u64],
         b: &[u64],
         n: &[u64],
-        k0: u64,
-        lanes: &mut [u64],
-    ) -> u64 {
-        assert!(a.len() >= 8 * V && n.len() >= 8 * V && lanes.len() >= 8 * V);
+        n0: u64,
+        reduction: Reduction,
+        out: &mut [u64],
+    ) {
+        let (d, v, e) = shape(n.len());
+        assert!(v == V && a.len() == n.len() && b.len() == n.len() && out.len() == n.len());
+        // Digits d .. 8 V of a and n stay 0; b' has d digits.
+        let (mut ad, mut bd, mut nd) = ([[0u64; 8]; V], [[0u64; 8]; V], [[0u64; 8]; V]);
+        to_digits(a, 0, &mut ad.as_flattened_mut()[..d]);
+        to_digits(b, e, &mut bd.as_flattened_mut()[..d]);
+        to_digits(n, 0, &mut nd.as_flattened_mut()[..d]);
+        let k0 = n0 & DIGIT;
+
         let zero = _mm512_setzero_si512();
         let mut av = [zero; V];
         let mut nv = [zero; V];
         for v in 0..V {
-            // SAFETY: a and n hold at least 8 V words (asserted), so words
-            // 8 v .. 8 v + 8 are in bounds; loadu has no alignment requirement.
+            // SAFETY: ad[v] and nd[v] are 8 words each; loadu has no alignment
+            // requirement.
             unsafe {
-                av[v] = _mm512_loadu_si512(a.as_ptr().add(8 * v).cast());
-                nv[v] = _mm512_loadu_si512(n.as_ptr().add(8 * v).cast());
+                av[v] = _mm512_loadu_si512(ad[v].as_ptr().cast());
+                nv[v] = _mm512_loadu_si512(nd[v].as_ptr().cast());
             }
         }
-        let (a0, n0) = (a[0], n[0]);
+        let (a0, a1, n0, n1) = (ad[0][0], ad[0][1], nd[0][0], nd[0][1]);
         let mut acc = [zero; V];
-        // The vector lane 0 plus `c` is the true lane 0 (the carry is kept in scalar).
-        let mut c = 0u64;
-        for &bi in b {
-            let r0 = _mm_cvtsi128_si64(_mm512_castsi512_si128(acc[0])) as u64 + c;
-            // t = lane 0 + lo52(a_0 b_i) and q, both mod 2^52 as far as q is concerned;
-            // t and t + lo52(n_0 q) stay below the lane bound of the module doc.
-            let t = r0 + (a0.wrapping_mul(bi) & DIGIT);
-            let q = t.wrapping_mul(k0) & DIGIT;
-            c = (t + (n0.wrapping_mul(q) & DIGIT)) >> 52;
+        // The true lane 0 is kept in scalar, `r0`: the vector's lane 0 is never read.
+        // Lanes 1 and up are exact in the vectors.
+        let mut r0 = 0u64;
+        for &bi in &bd.as_flattened()[..d] {
             let bv = _mm512_set1_epi64(bi as i64);
+            // Lane 1 now, which the shift below makes lane 0 of the next step.
+            let x1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128(acc[0])) as u64;
+            // All four 52 x 52-bit products are below 2^104.
+            let pa0 = u128::from(a0) * u128::from(bi);
+            let t = r0 + (pa0 as u64 & DIGIT);
+            let q = t.wrapping_mul(k0) & DIGIT;
+            let pn0 = u128::from(n0) * u128::from(q);
+            // t + lo52(n_0 q) = 0 mod 2^52; its high 12 bits carry into lane 1.
+            let c = (t + (pn0 as u64 & DIGIT)) >> 52;
+            // The next lane 0, in scalar, so that the next q need not wait for the
+            // vectors: lane 1 plus its low halves, plus lane 0's high halves and carry.
+            // Every sum here is a lane value, below the bound of the module doc.
+            r0 = x1
+                + (a1.wrapping_mul(bi) & DIGIT)
+                + (n1.wrapping_mul(q) & DIGIT)
+                + (pa0 >> 52) as u64
+                + (pn0 >> 52) as u64
+                + c;
             let qv = _mm512_set1_epi64(q as i64);
+            let mut hi = [zero; V];
             for v in 0..V {
                 acc[v] = _mm512_madd52lo_epu64(acc[v], av[v], bv);
                 acc[v] = _mm512_madd52lo_epu64(acc[v], nv[v], qv);
+                // The high halves off the accumulator's dependency chain.
+                hi[v] = _mm512_madd52hi_epu64(zero, av[v], bv);
+                hi[v] = _mm512_madd52hi_epu64(hi[v], nv[v], qv);
             }
-            // Lane j <- lane j + 1 across the vectors; lane 0 (now c 2^52) leaves.
+            // Lane j <- lane j + 1 across the vectors, then the high halves of lane j
+            // (which belong one lane up) land on lane j.
             for v in 0..V {
                 let next = if v + 1 < V { acc[v + 1] } else { zero };
-                acc[v] = _mm512_alignr_epi64::<1>(next, acc[v]);
-            }
-            for v in 0..V {
-                acc[v] = _mm512_madd52hi_epu64(acc[v], av[v], bv);
-                acc[v] = _mm512_madd52hi_epu64(acc[v], nv[v], qv);
+                acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, acc[v]), hi[v]);
             }
         }
-        for (v, x) in acc.iter().enumerate() {
-            // SAFETY: lanes holds at least 8 V words (asserted); storeu is unaligned.
-            unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().add(8 * v).cast(), *x) };
+        let mut lanes = [[0u64; 8]; V];
+        for v in 0..V {
+            // SAFETY: lanes[v] is 8 words; storeu has no alignment requirement.
+            unsafe { _mm512_storeu_si512(lanes[v].as_mut_ptr().cast(), acc[v]) };
         }
-        c
+        lanes[0][0] = r0;
+        let top = from_lanes(&lanes.as_flattened()[..d], out);
+        mpn::finish(out, top, n, reduction);
     }
 
-    /// One instance of [`amm`].
-    type Amm = unsafe fn(&[u64], &[u64], &[u64], u64, &mut [u64]) -> u64;
+    /// One instance of [`mul`].
+    type Mul = unsafe fn(&[u64], &[u64], &[u64], u64, Reduction, &mut [u64]);
 
     macro_rules! by_vectors {
         ($v:expr, $($n:literal)*) => {
             match $v {
-                $($n => amm::<$n>,)*
+                $($n => mul::<$n>,)*
                 _ => unreachable!("more vectors than the largest modulus needs"),
             }
         };
     }
 
-    /// [`amm`] for `v` vectors (1 ..= [`super::MAX_VECTORS`]).
+    /// [`mul`] for moduli of `n.len()` limbs (at most 40 vectors of digits:
+    /// [`super::MAX_VECTORS`]).
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
-    pub unsafe fn amm_vectors(
-        v: usize,
+    pub unsafe fn mont_mul(
         a: &[u64],
         b: &[u64],
         n: &[u64],
-        k0: u64,
-        lanes: &mut [u64],
-    ) -> u64 {
-        let f: Amm = by_vectors!(v,
+        n0: u64,
+        reduction: Reduction,
+        out: &mut [u64],
+    ) {
+        debug_assert!(shape(n.len()).1 <= super::MAX_VECTORS);
+        let f: Mul = by_vectors!(shape(n.len()).1,
             1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
             21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
-        // SAFETY: the caller guarantees the CPU features; the slices are checked inside.
-        unsafe { f(a, b, n, k0, lanes) }
+        // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
+        unsafe { f(a, b, n, n0, reduction, out) }
     }
 }
 
-/// `out = a b R^-1 mod n` (below n for `Full`, below 2n for `Lazy`) for 64-bit limbs on
-/// a CPU with IFMA.
+/// `x` as 64-bit words, when `L` is `u64`.
 #[cfg(target_arch = "x86_64")]
-fn mont_mul_ifma<L: Limb>(m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-    let s = m.limbs();
-    let (d, v, e) = shape(s);
-    debug_assert!(v <= MAX_VECTORS);
-    mpn::with_scratch(4 * 8 * v + 2 * s, |buf| {
-        let (ad, rest) = buf.split_at_mut(8 * v);
-        let (bd, rest) = rest.split_at_mut(8 * v);
-        let (nd, rest) = rest.split_at_mut(8 * v);
-        let (lanes, rest) = rest.split_at_mut(8 * v);
-        let (nw, rest) = rest.split_at_mut(s);
-        let t = &mut rest[..s];
-        // Digits d .. 8 V of a and n stay 0 (the scratch is zeroed).
-        to_digits(a, 0, &mut ad[..d]);
-        to_digits(b, e, &mut bd[..d]);
-        to_digits(m.n(), 0, &mut nd[..d]);
-        let k0 = m.n0().to_u64() & DIGIT;
-        // SAFETY: callers reach this only after `is_available()` returned true.
-        let c = unsafe { x86::amm_vectors(v, ad, &bd[..d], nd, k0, lanes) };
-        // Lane bound < 2^63 and c < 2^12: no overflow.
-        lanes[0] += c;
-        let top = from_lanes(&lanes[..d], t);
-        mpn::load(nw, m.n());
-        mpn::finish(t, top, nw, m.reduction());
-        mpn::store(out, t);
-    });
+fn as_words<L: Limb>(x: &[L]) -> Option<&[u64]> {
+    if TypeId::of::<L>() != TypeId::of::<u64>() {
+        return None;
+    }
+    // SAFETY: L is u64 (same TypeId), so `x` is `x.len()` initialised u64 words.
+    Some(unsafe { core::slice::from_raw_parts(x.as_ptr().cast::<u64>(), x.len()) })
+}
+
+/// `x` as mutable 64-bit words, when `L` is `u64`.
+#[cfg(target_arch = "x86_64")]
+fn as_words_mut<L: Limb>(x: &mut [L]) -> Option<&mut [u64]> {
+    if TypeId::of::<L>() != TypeId::of::<u64>() {
+        return None;
+    }
+    // SAFETY: L is u64 (same TypeId), so `x` is `x.len()` u64 words, borrowed uniquely.
+    Some(unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<u64>(), x.len()) })
 }
 
 static INFO: KernelInfo = KernelInfo {
@@ -279,8 +308,14 @@ impl<L: Limb> Kernel<L> for Amm52Ifma {
 
     fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
         #[cfg(target_arch = "x86_64")]
-        if L::BITS == 64 && is_available() {
-            return mont_mul_ifma(m, a, b, out);
+        if is_available() {
+            if let (Some(aw), Some(bw), Some(nw)) = (as_words(a), as_words(b), as_words(m.n())) {
+                if let Some(ow) = as_words_mut(out) {
+                    // SAFETY: AVX-512F and IFMA are present (checked).
+                    unsafe { x86::mont_mul(aw, bw, nw, m.n0().to_u64(), m.reduction(), ow) };
+                    return;
+                }
+            }
         }
         // Other limb types, or a direct call on a CPU without IFMA (`Modulus` refuses
         // the kernel there): the same product by CIOS.
