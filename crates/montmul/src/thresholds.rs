@@ -2,16 +2,16 @@
 //!
 //! Written by `montmul tune`; edit by re-running it, not by hand.
 //! Machine: AMD EPYC, 2 CPUs, x86_64, bmi2 adx avx512ifma
-//! Date: 2026-11-21
+//! Date: 2026-11-22
 //! Sizes tried: up to 128 limbs; `usize::MAX` means never within them.
 
 use crate::dispatch::Thresholds;
 
 /// The thresholds `auto` and `karatsuba` use.
 pub const TUNED: Thresholds = Thresholds {
-    ifma_from: 16,
+    ifma_from: 14,
     karatsuba_from: 68,
     mulx_from: 14,
-    karatsuba_mul_base: 60,
+    karatsuba_mul_base: 74,
     karatsuba_sqr_base: usize::MAX,
 };
