@@ -96,47 +96,51 @@ pub fn shape(s: usize) -> (usize, usize, u32) {
     (d, d.div_ceil(8), (52 * d - 64 * s) as u32)
 }
 
-/// `out[j]` = digit j (52 bits) of `x 2^shift`, for `out.len()` digits, `x` little-endian
-/// limbs and `shift < 52`. Which words each digit reads depends on `j` and `shift` only.
-pub fn to_digits<L: Limb>(x: &[L], shift: u32, out: &mut [u64]) {
-    let word = |i: usize| x.get(i).map_or(0, |w| w.to_u64());
-    for (j, o) in out.iter_mut().enumerate() {
-        let pos = 52 * j as u64;
-        *o = if pos < u64::from(shift) {
-            // Only digit 0 when shift > 0: its low `shift` bits are the zeros shifted in.
-            (word(0) << shift) & DIGIT
-        } else {
-            let bit = (pos - u64::from(shift)) as usize;
-            let (w, off) = (bit / 64, bit % 64);
-            let pair = u128::from(word(w)) | u128::from(word(w + 1)) << 64;
-            (pair >> off) as u64 & DIGIT
-        };
-    }
+/// Splits 13 64-bit words into 16 digits of 52 bits (16 * 52 = 13 * 64 = 832 bits):
+/// digit k is bits 52 k .. 52 k + 52, from word 52 k / 64 at offset 52 k % 64 and, when
+/// that offset is above 12, the next word. Straight-line code, constant shifts.
+#[inline(always)]
+pub fn split_group(w: &[u64; 13]) -> [u64; 16] {
+    [
+        w[0] & DIGIT,
+        (w[0] >> 52 | w[1] << 12) & DIGIT,
+        (w[1] >> 40 | w[2] << 24) & DIGIT,
+        (w[2] >> 28 | w[3] << 36) & DIGIT,
+        (w[3] >> 16 | w[4] << 48) & DIGIT,
+        (w[4] >> 4) & DIGIT,
+        (w[4] >> 56 | w[5] << 8) & DIGIT,
+        (w[5] >> 44 | w[6] << 20) & DIGIT,
+        (w[6] >> 32 | w[7] << 32) & DIGIT,
+        (w[7] >> 20 | w[8] << 44) & DIGIT,
+        (w[8] >> 8) & DIGIT,
+        (w[8] >> 60 | w[9] << 4) & DIGIT,
+        (w[9] >> 48 | w[10] << 16) & DIGIT,
+        (w[10] >> 36 | w[11] << 28) & DIGIT,
+        (w[11] >> 24 | w[12] << 40) & DIGIT,
+        (w[12] >> 12) & DIGIT,
+    ]
 }
 
-/// Propagates the carries of `lanes` (unnormalised digits, each below 2^63) and packs
-/// the value into `out` (64-bit limbs); returns the bits above `out`.
-pub fn from_lanes(lanes: &[u64], out: &mut [u64]) -> u64 {
-    let (mut acc, mut bits, mut w) = (0u128, 0u32, 0usize);
-    let mut carry = 0u64;
-    for &lane in lanes.iter().chain(core::iter::once(&0)) {
-        // lane + carry < 2^63 + 2^12: no overflow; the new carry is below 2^12.
-        let t = lane + carry;
-        carry = t >> 52;
-        acc |= u128::from(t & DIGIT) << bits;
-        bits += 52;
-        // Below 64 bits were pending before this digit (or, once `out` is full, the
-        // e + 52 < 104 bits above it): acc never loses a bit.
-        while bits >= 64 && w < out.len() {
-            out[w] = acc as u64;
-            acc >>= 64;
-            bits -= 64;
-            w += 1;
-        }
-    }
-    // The last (zero) lane took the final carry; everything left is above `out`.
-    debug_assert_eq!(carry, 0);
-    acc as u64
+/// Joins 16 digits of 52 bits (each below 2^52) into 13 64-bit words: word k starts at
+/// bit 64 k % 52 of digit 64 k / 52, takes the next digit whole and, when it started
+/// above bit 40, the low bits of the one after.
+#[inline(always)]
+pub fn join_group(d: &[u64; 16]) -> [u64; 13] {
+    [
+        d[0] | d[1] << 52,
+        d[1] >> 12 | d[2] << 40,
+        d[2] >> 24 | d[3] << 28,
+        d[3] >> 36 | d[4] << 16,
+        d[4] >> 48 | d[5] << 4 | d[6] << 56,
+        d[6] >> 8 | d[7] << 44,
+        d[7] >> 20 | d[8] << 32,
+        d[8] >> 32 | d[9] << 20,
+        d[9] >> 44 | d[10] << 8 | d[11] << 60,
+        d[11] >> 4 | d[12] << 48,
+        d[12] >> 16 | d[13] << 36,
+        d[13] >> 28 | d[14] << 24,
+        d[14] >> 40 | d[15] << 12,
+    ]
 }
 
 // The AVX-512 intrinsics are stable since Rust 1.89, above the workspace's declared
@@ -146,7 +150,7 @@ pub fn from_lanes(lanes: &[u64], out: &mut [u64]) -> u64 {
 mod x86 {
     use core::arch::x86_64::*;
 
-    use super::{from_lanes, shape, to_digits, DIGIT};
+    use super::{join_group, shape, split_group, DIGIT};
     use crate::{mpn, Reduction};
 
     /// `out = a b R^-1 mod n` (with `top`, the bits above `out`, returned: below 2n in
@@ -167,30 +171,49 @@ mod x86 {
     ) {
         let (d, v, e) = shape(n.len());
         assert!(v == V && a.len() == n.len() && b.len() == n.len() && out.len() == n.len());
-        // Digits d .. 8 V of a and n stay 0; b' has d digits.
-        let (mut ad, mut bd, mut nd) = ([[0u64; 8]; V], [[0u64; 8]; V], [[0u64; 8]; V]);
-        to_digits(a, 0, &mut ad.as_flattened_mut()[..d]);
-        to_digits(b, e, &mut bd.as_flattened_mut()[..d]);
-        to_digits(n, 0, &mut nd.as_flattened_mut()[..d]);
+        let s = n.len();
+        // Groups of 13 words / 16 digits that cover d digits: G <= V.
+        let g = V.div_ceil(2);
+        // The operands as words, zero-padded to whole groups (13 V >= s + 1), b shifted
+        // left by e bits (b' = b 2^e < 2^(52 d)): no digit reaches past the arrays.
+        let (mut aw, mut bw, mut nw) = ([[0u64; 13]; V], [[0u64; 13]; V], [[0u64; 13]; V]);
+        aw.as_flattened_mut()[..s].copy_from_slice(a);
+        nw.as_flattened_mut()[..s].copy_from_slice(n);
+        let bws = bw.as_flattened_mut();
+        let mut below = 0u64;
+        for (i, &b_i) in b.iter().enumerate() {
+            // (x >> 1) >> (63 - e) is x >> (64 - e), and 0 for e = 0.
+            bws[i] = b_i << e | below >> 1 >> (63 - e);
+            below = b_i;
+        }
+        bws[s] = below >> 1 >> (63 - e);
+        // Digits d .. 8 V of a, n and b' are 0: the values are below 2^(52 d).
+        let (mut ad, mut bd, mut nd) = ([[0u64; 16]; V], [[0u64; 16]; V], [[0u64; 16]; V]);
+        for i in 0..g {
+            ad[i] = split_group(&aw[i]);
+            bd[i] = split_group(&bw[i]);
+            nd[i] = split_group(&nw[i]);
+        }
+        let (ad, bd, nd) = (ad.as_flattened(), bd.as_flattened(), nd.as_flattened());
         let k0 = n0 & DIGIT;
 
         let zero = _mm512_setzero_si512();
         let mut av = [zero; V];
         let mut nv = [zero; V];
         for v in 0..V {
-            // SAFETY: ad[v] and nd[v] are 8 words each; loadu has no alignment
-            // requirement.
+            // SAFETY: ad and nd hold 16 V words, so 8 v .. 8 v + 8 are in bounds; loadu has
+            // no alignment requirement.
             unsafe {
-                av[v] = _mm512_loadu_si512(ad[v].as_ptr().cast());
-                nv[v] = _mm512_loadu_si512(nd[v].as_ptr().cast());
+                av[v] = _mm512_loadu_si512(ad[8 * v..].as_ptr().cast());
+                nv[v] = _mm512_loadu_si512(nd[8 * v..].as_ptr().cast());
             }
         }
-        let (a0, a1, n0, n1) = (ad[0][0], ad[0][1], nd[0][0], nd[0][1]);
+        let (a0, a1, n0, n1) = (ad[0], ad[1], nd[0], nd[1]);
         let mut acc = [zero; V];
         // The true lane 0 is kept in scalar, `r0`: the vector's lane 0 is never read.
         // Lanes 1 and up are exact in the vectors.
         let mut r0 = 0u64;
-        for &bi in &bd.as_flattened()[..d] {
+        for &bi in &bd[..d] {
             let bv = _mm512_set1_epi64(bi as i64);
             // Lane 1 now, which the shift below makes lane 0 of the next step.
             let x1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128(acc[0])) as u64;
@@ -232,7 +255,28 @@ mod x86 {
             unsafe { _mm512_storeu_si512(lanes[v].as_mut_ptr().cast(), acc[v]) };
         }
         lanes[0][0] = r0;
-        let top = from_lanes(&lanes.as_flattened()[..d], out);
+        // Carries: lane + carry < 2^63 + 2^12, the carry below 2^12; the lanes from d on
+        // are 0, and so are the digits there.
+        let mut digits = [[0u64; 16]; V];
+        let mut c = 0u64;
+        for (dig, &lane) in digits
+            .as_flattened_mut()
+            .iter_mut()
+            .zip(&lanes.as_flattened()[..d])
+        {
+            let t = lane + c;
+            *dig = t & DIGIT;
+            c = t >> 52;
+        }
+        let mut words = [[0u64; 13]; V];
+        for i in 0..g {
+            words[i] = join_group(&digits[i]);
+        }
+        let words = words.as_flattened();
+        out.copy_from_slice(&words[..s]);
+        // The value is below 2n < 2^(64 s + 1): with e > 0 the bits above `out` are in
+        // word s and c is 0; with e = 0 (52 d = 64 s) word s is 0 and c is the top.
+        let top = words.get(s).copied().unwrap_or(0) + c;
         mpn::finish(out, top, n, reduction);
     }
 
@@ -328,29 +372,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn digits_round_trip() {
+    fn groups_round_trip() {
         let mut x = 0x0123_4567_89ab_cdefu64;
-        for s in 1..=20 {
-            let (d, _, e) = shape(s);
-            assert!(52 * d >= 64 * s && e < 52);
-            let words: Vec<u64> = (0..s)
-                .map(|_| {
-                    x = x.rotate_left(23).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 5;
-                    x
-                })
-                .collect();
-            let mut digits = vec![0u64; d];
-            to_digits(&words, 0, &mut digits);
-            assert!(digits.iter().all(|&g| g <= DIGIT));
-            let mut back = vec![0u64; s];
-            assert_eq!(from_lanes(&digits, &mut back), 0, "s {s}");
-            assert_eq!(back, words, "s {s}");
-            // Shifted by e: the value times 2^e, whose top e bits spill over.
-            to_digits(&words, e, &mut digits);
-            let top = from_lanes(&digits, &mut back);
-            let hi = if e == 0 { 0 } else { words[s - 1] >> (64 - e) };
-            assert_eq!(top, hi, "s {s}");
-            assert_eq!(back[0], words[0] << e, "s {s}");
+        for pattern in 0..3 {
+            let mut w = [0u64; 13];
+            for w_k in &mut w {
+                x = x.rotate_left(23).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 5;
+                *w_k = [u64::MAX, x, 1 << 63 | 1][pattern];
+            }
+            let d = split_group(&w);
+            assert!(d.iter().all(|&g| g <= DIGIT));
+            // Digit k is bits 52 k .. 52 k + 52 of the words.
+            for (k, &d_k) in d.iter().enumerate() {
+                let bits = (0..52).map(|b| {
+                    let p = 52 * k + b;
+                    (w[p / 64] >> (p % 64)) & 1
+                });
+                assert_eq!(d_k, bits.enumerate().map(|(b, v)| v << b).sum::<u64>());
+            }
+            assert_eq!(join_group(&d), w, "pattern {pattern}");
+        }
+    }
+
+    #[test]
+    fn shapes() {
+        for s in 1..=257 {
+            let (d, v, e) = shape(s);
+            assert!(52 * d >= 64 * s && 52 * (d - 1) < 64 * s && e < 52);
+            assert!(v <= MAX_VECTORS && 8 * v >= d && 13 * v > s);
         }
     }
 }
