@@ -9,9 +9,9 @@ use crate::dispatch::Thresholds;
 
 /// The thresholds `auto` and `karatsuba` use.
 pub const TUNED: Thresholds = Thresholds {
-    ifma_from: 14,
-    karatsuba_from: 68,
+    ifma_from: 10,
+    karatsuba_from: 76,
     mulx_from: 14,
-    karatsuba_mul_base: 74,
+    karatsuba_mul_base: 60,
     karatsuba_sqr_base: usize::MAX,
 };
