@@ -1,14 +1,16 @@
 //! `montmul tune`: measures on this machine the size thresholds of the `auto` kernel and
 //! writes the table `crates/montmul/src/thresholds.rs` (after GMP's `tune/tuneup.c`).
 //!
-//! Three thresholds, each the smallest limb count from which the faster method keeps
+//! Four thresholds, each the smallest limb count from which the faster method keeps
 //! winning at every larger size tried:
 //!
 //! - `karatsuba_mul_base`: one level of Karatsuba over schoolbook halves beats the
 //!   schoolbook product (the recursion's base case);
 //! - `karatsuba_sqr_base`: the same for squaring;
 //! - `karatsuba_from`: the Karatsuba + REDC kernel (with the two bases above) beats
-//!   `cios-fixed` on a multiplication plus a squaring, with full reduction.
+//!   `cios-fixed` on a multiplication plus a squaring, with full reduction;
+//! - `ifma_from`: on a CPU with AVX-512 IFMA, `amm52-ifma` beats what `auto` picks
+//!   without it (the three thresholds above) on a multiplication plus a squaring.
 //!
 //! and one list, `generated`: the limb counts with generated code (`gen-cios`) where
 //! that code beats the kernel the thresholds above pick, on a multiplication plus a
@@ -24,6 +26,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use montmul::algo::karatsuba;
 use montmul::dispatch::{self, Thresholds};
+use montmul::simd::ifma;
 use montmul::simd::mulx::{self, Mulx};
 use montmul::{kernel, Modulus, Reduction};
 
@@ -246,6 +249,7 @@ use crate::dispatch::Thresholds;
 
 /// The thresholds `auto` and `karatsuba` use.
 pub const TUNED: Thresholds = Thresholds {{
+    ifma_from: {ifma},
     karatsuba_from: {from},
     mulx_from: {mulx},
     karatsuba_mul_base: {mul},
@@ -255,6 +259,7 @@ pub const TUNED: Thresholds = Thresholds {{
 ",
         machine = machine(),
         date = today(),
+        ifma = show(th.ifma_from),
         from = show(th.karatsuba_from),
         mulx = show(th.mulx_from),
         mul = show(th.karatsuba_mul_base),
@@ -274,6 +279,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let sqr_base = crossover(&measure_base(&mut words, &sizes, true)).unwrap_or(usize::MAX);
 
     let mut th = Thresholds {
+        ifma_from: usize::MAX,
         karatsuba_from: usize::MAX,
         mulx_from: usize::MAX,
         karatsuba_mul_base: mul_base,
@@ -317,6 +323,27 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     th.karatsuba_from = crossover(&results).unwrap_or(usize::MAX);
 
+    if ifma::is_available() {
+        eprintln!("ifma_from (Montgomery mul + sqr):");
+        let amm = kernel::by_name::<u64>("amm52-ifma")?;
+        let sizes = (4..16).chain((16..=max).step_by(4));
+        let mut results = Vec::new();
+        for s in sizes {
+            let n = words.modulus(s);
+            let m = Modulus::with_kernel(&n, dispatch::pick::<u64>(&th, s), Reduction::Full)?;
+            let (om, os) = mul_plus_sqr(&m, &mut words, None);
+            let name = m.engine().info().name;
+            let m = Modulus::with_kernel(&n, amm, Reduction::Full)?;
+            let (im, is) = mul_plus_sqr(&m, &mut words, None);
+            eprintln!(
+                "  {s:>3} limbs: {name} {om:>9.1} + {os:>9.1} ns  amm52-ifma {im:>9.1} + {is:>9.1} ns"
+            );
+            results.push((s, im + is < om + os));
+        }
+        th.ifma_from = crossover(&results).unwrap_or(usize::MAX);
+    } else {
+        eprintln!("ifma_from: this CPU lacks AVX-512 IFMA, never");
+    }
     eprintln!("generated (gen-cios against the pick above, Montgomery mul + sqr):");
     let gen_cios = kernel::by_name::<u64>("gen-cios")?;
     let mut faster = Vec::new();

@@ -5,15 +5,18 @@
 //! threshold tables:
 //!
 //! 1. limbs other than 64 bits: [`crate::algo::cios`];
-//! 1. a limb count in [`Thresholds::generated`]: the generated, fully unrolled
+//! 2. a limb count in [`Thresholds::generated`]: the generated, fully unrolled
 //!    `gen-cios` code of that size ([`crate::generated`]);
-//! 2. from [`Thresholds::karatsuba_from`] limbs: [`crate::algo::karatsuba`] (separated
+//! 3. from [`Thresholds::ifma_from`] limbs on a CPU with AVX-512 IFMA:
+//!    [`crate::simd::ifma::Amm52Ifma`] (radix-2^52 almost-Montgomery on
+//!    `vpmadd52luq`/`vpmadd52huq`);
+//! 4. from [`Thresholds::karatsuba_from`] limbs: [`crate::algo::karatsuba`] (separated
 //!    Karatsuba product and REDC);
-//! 3. from [`Thresholds::mulx_from`] limbs on a CPU with BMI2 and ADX:
+//! 5. from [`Thresholds::mulx_from`] limbs on a CPU with BMI2 and ADX:
 //!    [`crate::simd::mulx::MulxRedc`] (schoolbook product and REDC on `mulx` rows),
 //!    in its stack-array form [`crate::fixed::FixedMulx`] at the specialised sizes;
-//! 4. a limb count with a size-specialised instance: [`crate::fixed::Fixed`];
-//! 5. otherwise the same code with run-time lengths, [`crate::fixed::Words`].
+//! 6. a limb count with a size-specialised instance: [`crate::fixed::Fixed`];
+//! 7. otherwise the same code with run-time lengths, [`crate::fixed::Words`].
 //!
 //! [`Modulus::with_kernel`](crate::Modulus::with_kernel) asks [`Kernel::resolve`] once
 //! and keeps the answer, so each product is one indirect call straight into the chosen
@@ -28,6 +31,7 @@ use crate::algo::karatsuba::Karatsuba;
 use crate::fixed::{self, Words};
 use crate::generated;
 use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::simd::ifma::{self, Amm52Ifma};
 use crate::simd::mulx::{self, MulxRedc};
 use crate::{thresholds, Limb, Modulus, Reduction};
 
@@ -35,6 +39,9 @@ use crate::{thresholds, Limb, Modulus, Reduction};
 /// the values measured for this machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Thresholds {
+    /// From this many limbs, `auto` uses the AVX-512 IFMA kernel where the CPU has it
+    /// (before every other choice below).
+    pub ifma_from: usize,
     /// From this many limbs, `auto` uses Karatsuba + REDC instead of CIOS and SOS.
     pub karatsuba_from: usize,
     /// From this many limbs (and below `karatsuba_from`), `auto` uses the schoolbook
@@ -71,6 +78,8 @@ pub fn pick<L: Limb>(th: &Thresholds, limbs: usize) -> &'static dyn Kernel<L> {
         generated::specialised::<L>(limbs).filter(|_| th.generated.contains(&limbs))
     {
         k
+    } else if limbs >= th.ifma_from && ifma::is_available() {
+        &Amm52Ifma
     } else if limbs >= th.karatsuba_from {
         &Karatsuba
     } else if limbs >= th.mulx_from && mulx::is_available() {

@@ -85,6 +85,7 @@ impl<L: Limb> Registry<L> {
         &algo::karatsuba::Karatsuba,
         &crate::simd::mulx::MulxRedc,
         &crate::generated::GenCios,
+        &crate::simd::ifma::Amm52Ifma,
         &crate::dispatch::Auto,
     ];
 }

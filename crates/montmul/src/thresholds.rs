@@ -2,14 +2,15 @@
 //!
 //! Written by `montmul tune`; edit by re-running it, not by hand.
 //! Machine: AMD EPYC, 2 CPUs, x86_64, bmi2 adx avx512ifma
-//! Date: 2026-11-21
+//! Date: 2026-11-22
 //! Sizes tried: up to 128 limbs; `usize::MAX` means never within them.
 
 use crate::dispatch::Thresholds;
 
 /// The thresholds `auto` and `karatsuba` use.
 pub const TUNED: Thresholds = Thresholds {
-    karatsuba_from: 68,
+    ifma_from: 10,
+    karatsuba_from: 76,
     mulx_from: 14,
     karatsuba_mul_base: 60,
     karatsuba_sqr_base: usize::MAX,

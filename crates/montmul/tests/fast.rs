@@ -6,7 +6,7 @@
 use montmul::algo::karatsuba;
 use montmul::dispatch::{self, Thresholds};
 use montmul::fixed::{self, Fixed};
-use montmul::simd::mulx;
+use montmul::simd::{ifma, mulx};
 use montmul::{kernel, thresholds, Modulus, Reduction};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
@@ -189,6 +189,7 @@ fn karatsuba_with_small_bases() {
     let k = kernel::by_name::<u64>("karatsuba").expect("registered");
     for base in [2, 3, 5] {
         let th = Thresholds {
+            ifma_from: usize::MAX,
             karatsuba_from: 1,
             mulx_from: 1,
             karatsuba_mul_base: base,
@@ -221,6 +222,8 @@ fn auto_picks_by_size_and_word() {
         let m = Modulus::with_kernel(&limbs, auto, Reduction::Full).unwrap();
         let want = if th.generated.contains(&s) {
             "gen-cios"
+        } else if s >= th.ifma_from && ifma::is_available() {
+            "amm52-ifma"
         } else if s >= th.karatsuba_from {
             "karatsuba"
         } else if s >= th.mulx_from && mulx::is_available() {

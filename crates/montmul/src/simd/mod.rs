@@ -4,7 +4,10 @@
 //!
 //! - [`mulx`]: the multiply-accumulate row on BMI2 `mulx` and ADX `adcx`/`adox`
 //!   (two independent carry chains), x86-64 only.
+//! - [`ifma`]: almost-Montgomery multiplication in radix 2^52 on AVX-512 IFMA
+//!   (`vpmadd52luq`/`vpmadd52huq`), x86-64 only.
 
 #![allow(unsafe_code)]
 
+pub mod ifma;
 pub mod mulx;

@@ -34,6 +34,7 @@ use crate::{Limb, Modulus, Reduction};
 
 /// Thresholds that never recurse: the schoolbook product and squaring only.
 const SCHOOLBOOK: Thresholds = Thresholds {
+    ifma_from: usize::MAX,
     karatsuba_from: usize::MAX,
     mulx_from: usize::MAX,
     karatsuba_mul_base: usize::MAX,

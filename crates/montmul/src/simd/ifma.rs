@@ -1,0 +1,405 @@
+//! `amm52-ifma`: almost-Montgomery multiplication in radix 2^52 on AVX-512 IFMA.
+//!
+//! Montgomery, *Modular multiplication without trial division*, Math. Comp. 44 (1985);
+//! the 52-bit digit layout and the almost-Montgomery loop are those of Gueron and
+//! Krasnov, *Fast modular squaring with AVX512IFMA* (2018), and Drucker and Gueron,
+//! *Fast modular squaring with AVX512IFMA*, ITNG 2019 (OpenSSL's
+//! `ossl_rsaz_amm52x20_x1_ifma256`). `vpmadd52luq`/`vpmadd52huq` multiply the low 52
+//! bits of two 64-bit lanes and add the low or the high 52 bits of the 104-bit product
+//! to a third lane, eight lanes at a time.
+//!
+//! # The computation
+//!
+//! montmul's R is 2^(64 s) for s 64-bit limbs. The operands and n are split into
+//! d = ceil(64 s / 52) digits of 52 bits, held one per 64-bit lane, eight lanes per
+//! vector, V = ceil(d / 8) vectors. The loop does d word-serial Montgomery steps, each
+//! dividing by 2^52, so it divides by 2^(52 d) = 2^(64 s + e), e = 52 d - 64 s in
+//! [0, 52). To land on R exactly, `b` is converted shifted left by e bits:
+//! b' = b 2^e < 2^(52 d) still fits in d digits, and
+//! (a b' + Q n) / 2^(52 d) = (a b + Q n 2^-e) / 2^(64 s) is congruent to a b R^-1.
+//! Bound: Q < 2^(52 d) and a b < n R (both operands below n, or below 2n with
+//! R > 4n), so the result is below a b / R + n < 2n, as after REDC
+//! ([`crate::mpn::redc`]); [`crate::mpn::finish`] subtracts n once, with a mask, for
+//! [`Reduction::Full`].
+//!
+//! One step, for digit b'_i (all digits below 2^52):
+//!
+//! 1. q = (A_0 + a_0 b'_i) n0' mod 2^52, in scalar registers (n0' = -n^-1 mod 2^52, the
+//!    low 52 bits of [`Modulus::n0`]);
+//! 2. A += lo52(a b'_i) + lo52(n q), lane by lane (`vpmadd52luq`); lane 0 is now
+//!    0 mod 2^52 and its high 12 bits carry into lane 1;
+//! 3. shift every lane down one (`valignq`);
+//! 4. A += hi52(a b'_i) + hi52(n q) (`vpmadd52huq`): the high half of the product at
+//!    lane j belongs to lane j + 1, which is lane j after the shift.
+//!
+//! Lane 0 lives in a scalar register: the next step's A_0 is the old lane 1 plus
+//! lo52(a_1 b'_i) + lo52(n_1 q) + hi52(a_0 b'_i) + hi52(n_0 q) + the carry, computed
+//! with scalar multiplications, so the next q waits for neither the vectors nor a lane
+//! extraction (lane 1 is read one step ahead). The high halves are summed off the
+//! accumulator and added after the shift, so one step's chain through the accumulator
+//! is two multiply-adds, the shift and an add.
+//!
+//! The lanes are never normalised inside the loop: the 12 bits above each digit absorb
+//! the carries. Bound: one step adds to a lane at most 4 (2^52 - 1) < 2^54 (two low
+//! and two high halves, each below 2^52), and a lane takes part in at most d steps, so
+//! every lane stays below d 2^54 + 2^12 (the carry into lane 0 is the top 12 bits of a
+//! 64-bit lane). That is below 2^64 while d <= 1023; montmul's largest modulus
+//! (16384 bits, 257 limbs under lazy reduction) has d = 317, below 2^63. Lanes from
+//! d upward stay 0: the digits of `a` and `n` there are 0. After the loop one scalar
+//! pass propagates the carries (digit + carry < 2^63 + 2^12) and packs the digits back
+//! into 64-bit limbs.
+//!
+//! The conversions 64 -> 52 -> 64 bits cost O(s) per call, small next to the d^2 / 4
+//! vector multiply-adds from about 1024 bits on; `montmul tune` measures where the
+//! kernel starts to win (`ifma_from` in [`crate::thresholds`]).
+//!
+//! Words: 64 (instantiated for other limb types it falls back to
+//! [`crate::algo::cios`]). Reduction: `Full` and `Lazy`. Constant-time: yes. The loop
+//! counts and every address depend on the limb count only; the digits are split and
+//! joined with shifts and masks; the final subtraction is masked. Available on x86-64
+//! CPUs with AVX-512F and AVX-512 IFMA (detected at run time; std caches the answer).
+
+#[cfg(target_arch = "x86_64")]
+use core::any::TypeId;
+
+use crate::algo::cios::Cios;
+use crate::kernel::{Kernel, KernelInfo};
+use crate::{Limb, Modulus, Reduction};
+
+/// The `amm52-ifma` kernel.
+pub struct Amm52Ifma;
+
+/// Mask of one 52-bit digit.
+const DIGIT: u64 = (1 << 52) - 1;
+
+/// The largest number of vectors (8 digits each) a modulus of
+/// [`crate::MAX_BITS`] bits needs: 257 limbs under lazy reduction, 317 digits.
+const MAX_VECTORS: usize = 40;
+
+/// Whether this CPU has AVX-512F and AVX-512 IFMA (std caches the detection).
+pub fn is_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512ifma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The digit counts of a modulus of `s` limbs: (d, V, e) with d = ceil(64 s / 52)
+/// digits, V = ceil(d / 8) vectors and e = 52 d - 64 s, the shift applied to `b`.
+pub fn shape(s: usize) -> (usize, usize, u32) {
+    let d = (64 * s).div_ceil(52);
+    (d, d.div_ceil(8), (52 * d - 64 * s) as u32)
+}
+
+/// Splits 13 64-bit words into 16 digits of 52 bits (16 * 52 = 13 * 64 = 832 bits):
+/// digit k is bits 52 k .. 52 k + 52, from word 52 k / 64 at offset 52 k % 64 and, when
+/// that offset is above 12, the next word. Straight-line code, constant shifts.
+#[inline(always)]
+pub fn split_group(w: &[u64; 13]) -> [u64; 16] {
+    [
+        w[0] & DIGIT,
+        (w[0] >> 52 | w[1] << 12) & DIGIT,
+        (w[1] >> 40 | w[2] << 24) & DIGIT,
+        (w[2] >> 28 | w[3] << 36) & DIGIT,
+        (w[3] >> 16 | w[4] << 48) & DIGIT,
+        (w[4] >> 4) & DIGIT,
+        (w[4] >> 56 | w[5] << 8) & DIGIT,
+        (w[5] >> 44 | w[6] << 20) & DIGIT,
+        (w[6] >> 32 | w[7] << 32) & DIGIT,
+        (w[7] >> 20 | w[8] << 44) & DIGIT,
+        (w[8] >> 8) & DIGIT,
+        (w[8] >> 60 | w[9] << 4) & DIGIT,
+        (w[9] >> 48 | w[10] << 16) & DIGIT,
+        (w[10] >> 36 | w[11] << 28) & DIGIT,
+        (w[11] >> 24 | w[12] << 40) & DIGIT,
+        (w[12] >> 12) & DIGIT,
+    ]
+}
+
+/// Joins 16 digits of 52 bits (each below 2^52) into 13 64-bit words: word k starts at
+/// bit 64 k % 52 of digit 64 k / 52, takes the next digit whole and, when it started
+/// above bit 40, the low bits of the one after.
+#[inline(always)]
+pub fn join_group(d: &[u64; 16]) -> [u64; 13] {
+    [
+        d[0] | d[1] << 52,
+        d[1] >> 12 | d[2] << 40,
+        d[2] >> 24 | d[3] << 28,
+        d[3] >> 36 | d[4] << 16,
+        d[4] >> 48 | d[5] << 4 | d[6] << 56,
+        d[6] >> 8 | d[7] << 44,
+        d[7] >> 20 | d[8] << 32,
+        d[8] >> 32 | d[9] << 20,
+        d[9] >> 44 | d[10] << 8 | d[11] << 60,
+        d[11] >> 4 | d[12] << 48,
+        d[12] >> 16 | d[13] << 36,
+        d[13] >> 28 | d[14] << 24,
+        d[14] >> 40 | d[15] << 12,
+    ]
+}
+
+// The AVX-512 intrinsics are stable since Rust 1.89, above the workspace's declared
+// `rust-version`: this module needs 1.89 to build on x86-64.
+#[cfg(target_arch = "x86_64")]
+#[clippy::msrv = "1.89"]
+mod x86 {
+    use core::arch::x86_64::*;
+
+    use super::{join_group, shape, split_group, DIGIT};
+    use crate::{mpn, Reduction};
+
+    /// `out = a b R^-1 mod n` (with `top`, the bits above `out`, returned: below 2n in
+    /// all) for `V` vectors of digits: the conversions and the word-serial loop of the
+    /// module doc, then the policy's finish. `a`, `b`, `n`, `out` have s limbs, and
+    /// `shape(s)` gives V vectors.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512 IFMA.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn mul<const V: usize>(
+        a: &[u64],
+        b: &[u64],
+        n: &[u64],
+        n0: u64,
+        reduction: Reduction,
+        out: &mut [u64],
+    ) {
+        let (d, v, e) = shape(n.len());
+        assert!(v == V && a.len() == n.len() && b.len() == n.len() && out.len() == n.len());
+        let s = n.len();
+        // Groups of 13 words / 16 digits that cover d digits: G <= V.
+        let g = V.div_ceil(2);
+        // The operands as words, zero-padded to whole groups (13 V >= s + 1), b shifted
+        // left by e bits (b' = b 2^e < 2^(52 d)): no digit reaches past the arrays.
+        let (mut aw, mut bw, mut nw) = ([[0u64; 13]; V], [[0u64; 13]; V], [[0u64; 13]; V]);
+        aw.as_flattened_mut()[..s].copy_from_slice(a);
+        nw.as_flattened_mut()[..s].copy_from_slice(n);
+        let bws = bw.as_flattened_mut();
+        let mut below = 0u64;
+        for (i, &b_i) in b.iter().enumerate() {
+            // (x >> 1) >> (63 - e) is x >> (64 - e), and 0 for e = 0.
+            bws[i] = b_i << e | below >> 1 >> (63 - e);
+            below = b_i;
+        }
+        bws[s] = below >> 1 >> (63 - e);
+        // Digits d .. 8 V of a, n and b' are 0: the values are below 2^(52 d).
+        let (mut ad, mut bd, mut nd) = ([[0u64; 16]; V], [[0u64; 16]; V], [[0u64; 16]; V]);
+        for i in 0..g {
+            ad[i] = split_group(&aw[i]);
+            bd[i] = split_group(&bw[i]);
+            nd[i] = split_group(&nw[i]);
+        }
+        let (ad, bd, nd) = (ad.as_flattened(), bd.as_flattened(), nd.as_flattened());
+        let k0 = n0 & DIGIT;
+
+        let zero = _mm512_setzero_si512();
+        let mut av = [zero; V];
+        let mut nv = [zero; V];
+        for v in 0..V {
+            // SAFETY: ad and nd hold 16 V words, so 8 v .. 8 v + 8 are in bounds; loadu has
+            // no alignment requirement.
+            unsafe {
+                av[v] = _mm512_loadu_si512(ad[8 * v..].as_ptr().cast());
+                nv[v] = _mm512_loadu_si512(nd[8 * v..].as_ptr().cast());
+            }
+        }
+        let (a0, a1, n0, n1) = (ad[0], ad[1], nd[0], nd[1]);
+        let mut acc = [zero; V];
+        // The true lane 0 is kept in scalar, `r0`: the vector's lane 0 is never read.
+        // Lanes 1 and up are exact in the vectors.
+        let mut r0 = 0u64;
+        for &bi in &bd[..d] {
+            let bv = _mm512_set1_epi64(bi as i64);
+            // Lane 1 now, which the shift below makes lane 0 of the next step.
+            let x1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128(acc[0])) as u64;
+            // All four 52 x 52-bit products are below 2^104.
+            let pa0 = u128::from(a0) * u128::from(bi);
+            let t = r0 + (pa0 as u64 & DIGIT);
+            let q = t.wrapping_mul(k0) & DIGIT;
+            let pn0 = u128::from(n0) * u128::from(q);
+            // t + lo52(n_0 q) = 0 mod 2^52; its high 12 bits carry into lane 1.
+            let c = (t + (pn0 as u64 & DIGIT)) >> 52;
+            // The next lane 0, in scalar, so that the next q need not wait for the
+            // vectors: lane 1 plus its low halves, plus lane 0's high halves and carry.
+            // Every sum here is a lane value, below the bound of the module doc.
+            r0 = x1
+                + (a1.wrapping_mul(bi) & DIGIT)
+                + (n1.wrapping_mul(q) & DIGIT)
+                + (pa0 >> 52) as u64
+                + (pn0 >> 52) as u64
+                + c;
+            let qv = _mm512_set1_epi64(q as i64);
+            let mut hi = [zero; V];
+            for v in 0..V {
+                acc[v] = _mm512_madd52lo_epu64(acc[v], av[v], bv);
+                acc[v] = _mm512_madd52lo_epu64(acc[v], nv[v], qv);
+                // The high halves off the accumulator's dependency chain.
+                hi[v] = _mm512_madd52hi_epu64(zero, av[v], bv);
+                hi[v] = _mm512_madd52hi_epu64(hi[v], nv[v], qv);
+            }
+            // Lane j <- lane j + 1 across the vectors, then the high halves of lane j
+            // (which belong one lane up) land on lane j.
+            for v in 0..V {
+                let next = if v + 1 < V { acc[v + 1] } else { zero };
+                acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, acc[v]), hi[v]);
+            }
+        }
+        let mut lanes = [[0u64; 8]; V];
+        for v in 0..V {
+            // SAFETY: lanes[v] is 8 words; storeu has no alignment requirement.
+            unsafe { _mm512_storeu_si512(lanes[v].as_mut_ptr().cast(), acc[v]) };
+        }
+        lanes[0][0] = r0;
+        // Carries: lane + carry < 2^63 + 2^12, the carry below 2^12; the lanes from d on
+        // are 0, and so are the digits there.
+        let mut digits = [[0u64; 16]; V];
+        let mut c = 0u64;
+        for (dig, &lane) in digits
+            .as_flattened_mut()
+            .iter_mut()
+            .zip(&lanes.as_flattened()[..d])
+        {
+            let t = lane + c;
+            *dig = t & DIGIT;
+            c = t >> 52;
+        }
+        let mut words = [[0u64; 13]; V];
+        for i in 0..g {
+            words[i] = join_group(&digits[i]);
+        }
+        let words = words.as_flattened();
+        out.copy_from_slice(&words[..s]);
+        // The value is below 2n < 2^(64 s + 1): with e > 0 the bits above `out` are in
+        // word s and c is 0; with e = 0 (52 d = 64 s) word s is 0 and c is the top.
+        let top = words.get(s).copied().unwrap_or(0) + c;
+        mpn::finish(out, top, n, reduction);
+    }
+
+    /// One instance of [`mul`].
+    type Mul = unsafe fn(&[u64], &[u64], &[u64], u64, Reduction, &mut [u64]);
+
+    macro_rules! by_vectors {
+        ($v:expr, $($n:literal)*) => {
+            match $v {
+                $($n => mul::<$n>,)*
+                _ => unreachable!("more vectors than the largest modulus needs"),
+            }
+        };
+    }
+
+    /// [`mul`] for moduli of `n.len()` limbs (at most 40 vectors of digits:
+    /// [`super::MAX_VECTORS`]).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512 IFMA.
+    pub unsafe fn mont_mul(
+        a: &[u64],
+        b: &[u64],
+        n: &[u64],
+        n0: u64,
+        reduction: Reduction,
+        out: &mut [u64],
+    ) {
+        debug_assert!(shape(n.len()).1 <= super::MAX_VECTORS);
+        let f: Mul = by_vectors!(shape(n.len()).1,
+            1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
+            21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
+        // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
+        unsafe { f(a, b, n, n0, reduction, out) }
+    }
+}
+
+/// `x` as 64-bit words, when `L` is `u64`.
+#[cfg(target_arch = "x86_64")]
+fn as_words<L: Limb>(x: &[L]) -> Option<&[u64]> {
+    if TypeId::of::<L>() != TypeId::of::<u64>() {
+        return None;
+    }
+    // SAFETY: L is u64 (same TypeId), so `x` is `x.len()` initialised u64 words.
+    Some(unsafe { core::slice::from_raw_parts(x.as_ptr().cast::<u64>(), x.len()) })
+}
+
+/// `x` as mutable 64-bit words, when `L` is `u64`.
+#[cfg(target_arch = "x86_64")]
+fn as_words_mut<L: Limb>(x: &mut [L]) -> Option<&mut [u64]> {
+    if TypeId::of::<L>() != TypeId::of::<u64>() {
+        return None;
+    }
+    // SAFETY: L is u64 (same TypeId), so `x` is `x.len()` u64 words, borrowed uniquely.
+    Some(unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<u64>(), x.len()) })
+}
+
+static INFO: KernelInfo = KernelInfo {
+    name: "amm52-ifma",
+    seed: "Montgomery 1985; Gueron-Krasnov 2018, Drucker-Gueron 2019 (AMM, 52-bit digits)",
+    summary: "word-serial Montgomery in radix 2^52 on AVX-512 IFMA vpmadd52luq/huq, \
+              8 digits per vector",
+    words: &[64],
+    reductions: &[Reduction::Full, Reduction::Lazy],
+    constant_time: true,
+    available: is_available,
+};
+
+impl<L: Limb> Kernel<L> for Amm52Ifma {
+    fn info(&self) -> &'static KernelInfo {
+        &INFO
+    }
+
+    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+        #[cfg(target_arch = "x86_64")]
+        if is_available() {
+            if let (Some(aw), Some(bw), Some(nw)) = (as_words(a), as_words(b), as_words(m.n())) {
+                if let Some(ow) = as_words_mut(out) {
+                    // SAFETY: AVX-512F and IFMA are present (checked).
+                    unsafe { x86::mont_mul(aw, bw, nw, m.n0().to_u64(), m.reduction(), ow) };
+                    return;
+                }
+            }
+        }
+        // Other limb types, or a direct call on a CPU without IFMA (`Modulus` refuses
+        // the kernel there): the same product by CIOS.
+        Cios.mul(m, a, b, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_round_trip() {
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        for pattern in 0..3 {
+            let mut w = [0u64; 13];
+            for w_k in &mut w {
+                x = x.rotate_left(23).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 5;
+                *w_k = [u64::MAX, x, 1 << 63 | 1][pattern];
+            }
+            let d = split_group(&w);
+            assert!(d.iter().all(|&g| g <= DIGIT));
+            // Digit k is bits 52 k .. 52 k + 52 of the words.
+            for (k, &d_k) in d.iter().enumerate() {
+                let bits = (0..52).map(|b| {
+                    let p = 52 * k + b;
+                    (w[p / 64] >> (p % 64)) & 1
+                });
+                assert_eq!(d_k, bits.enumerate().map(|(b, v)| v << b).sum::<u64>());
+            }
+            assert_eq!(join_group(&d), w, "pattern {pattern}");
+        }
+    }
+
+    #[test]
+    fn shapes() {
+        for s in 1..=257 {
+            let (d, v, e) = shape(s);
+            assert!(52 * d >= 64 * s && 52 * (d - 1) < 64 * s && e < 52);
+            assert!(v <= MAX_VECTORS && 8 * v >= d && 13 * v > s);
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! `amm52-ifma` against the num-bigint oracle at every limb count 1..=70, under both
+//! reduction policies: random moduli with the top bit set and clear, the edge moduli of
+//! the test kit, the edge operands (0, 1, n-1, all-ones limbs, ...) and random ones,
+//! and long lazy chains. On a CPU without AVX-512 IFMA each test says so and returns.
+
+use montmul::simd::ifma::{self, Amm52Ifma};
+use montmul::{Modulus, Reduction};
+use montmul_testkit::num_bigint::BigUint;
+use montmul_testkit::{self as kit, TestRng};
+
+/// Whether the kernel can run here; prints the skip otherwise.
+fn runs_here(test: &str) -> bool {
+    if ifma::is_available() {
+        true
+    } else {
+        eprintln!("{test}: SKIPPED: no AVX-512 IFMA");
+        false
+    }
+}
+
+fn modulus(n: &BigUint, r: Reduction) -> Modulus<u64> {
+    let limbs = kit::to_limbs::<u64>(n, (n.bits() as u32).div_ceil(64) as usize);
+    Modulus::with_kernel(&limbs, &Amm52Ifma, r).expect("valid odd modulus")
+}
+
+/// One product and one square, checked: congruent to a b / R and below the bound.
+/// `r_inv` is R^-1 mod n (the oracle's, computed once per modulus).
+fn check(m: &Modulus<u64>, n: &BigUint, r_inv: &BigUint, a: &BigUint, b: &BigUint) {
+    let s = m.limbs();
+    let bound = kit::from_limbs(m.bound());
+    let (al, bl) = (kit::to_limbs::<u64>(a, s), kit::to_limbs::<u64>(b, s));
+    let mut out = vec![0u64; s];
+    m.mont_mul(&al, &bl, &mut out);
+    let got = kit::from_limbs(&out);
+    assert!(got < bound, "{m:?}: {got:x} not below the bound");
+    assert_eq!(
+        got % n,
+        (a * b * r_inv) % n,
+        "{m:?} n={n:x} a={a:x} b={b:x}"
+    );
+    m.mont_sqr(&al, &mut out);
+    let got = kit::from_limbs(&out);
+    assert!(got < bound, "{m:?} sqr: {got:x} not below the bound");
+    assert_eq!(got % n, (a * a * r_inv) % n, "{m:?} sqr n={n:x} a={a:x}");
+}
+
+/// The operands tried for `n`: the kit's edge operands, the top of the lazy range,
+/// and random values below the bound.
+fn operands(rng: &mut TestRng, n: &BigUint, m: &Modulus<u64>) -> Vec<BigUint> {
+    let mut ops = kit::edge_operands(n, 64, 64 * m.limbs() as u32);
+    let bound = kit::from_limbs(m.bound());
+    if m.reduction() == Reduction::Lazy {
+        ops.push(&bound - 1u32);
+        ops.push(n + 1u32);
+    }
+    for _ in 0..3 {
+        ops.push(kit::random_below(rng, &bound));
+    }
+    ops
+}
+
+#[test]
+fn every_limb_count_1_to_70() {
+    if !runs_here("every_limb_count_1_to_70") {
+        return;
+    }
+    let mut rng = TestRng::new(0x1f3a);
+    for s in 1..=70u32 {
+        // Top bit set, top bit clear, a few bits short of the limb, and the kit's edge
+        // moduli of a full limb count.
+        let mut moduli: Vec<BigUint> = [64 * s, 64 * s - 1, 64 * s - 5]
+            .iter()
+            .map(|&bits| kit::random_modulus(&mut rng, bits))
+            .collect();
+        moduli.extend(kit::edge_moduli(64 * s, 64));
+        for (i, n) in moduli.iter().enumerate() {
+            for r in Reduction::ALL {
+                let m = modulus(n, r);
+                let r_inv = kit::r_inverse(n, 64 * m.limbs() as u32);
+                let mut ops = operands(&mut rng, n, &m);
+                if i >= 3 {
+                    // The edge moduli: the extreme operands only (0, 1, n-1, the largest
+                    // all-ones-limb value, the top of the range).
+                    let all_ones = (BigUint::from(1u32) << (64 * (s - 1))) - 1u32;
+                    ops = vec![
+                        ops[0].clone(),
+                        ops[1].clone(),
+                        n - 1u32,
+                        all_ones,
+                        ops[ops.len() - 1].clone(),
+                    ];
+                }
+                // Every operand against a fixed handful (all pairs would be 70^2 at the
+                // largest sizes, where the all-ones-limb operands are many).
+                let partners = [ops[0].clone(), ops[1].clone(), ops[ops.len() - 1].clone()];
+                for a in &ops {
+                    for b in partners.iter().chain([a, &(n - 1u32)]) {
+                        check(&m, n, &r_inv, a, b);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn small_moduli_all_edge_pairs() {
+    if !runs_here("small_moduli_all_edge_pairs") {
+        return;
+    }
+    let mut rng = TestRng::new(0x77);
+    for bits in [
+        2, 3, 5, 51, 52, 53, 63, 64, 65, 103, 104, 105, 127, 128, 129, 255,
+    ] {
+        for n in kit::edge_moduli(bits, 64)
+            .into_iter()
+            .chain([kit::random_modulus(&mut rng, bits)])
+        {
+            for r in Reduction::ALL {
+                let m = modulus(&n, r);
+                let r_inv = kit::r_inverse(&n, 64 * m.limbs() as u32);
+                let ops = operands(&mut rng, &n, &m);
+                for a in &ops {
+                    for b in &ops {
+                        check(&m, &n, &r_inv, a, b);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn lazy_chains_stay_below_2n() {
+    if !runs_here("lazy_chains_stay_below_2n") {
+        return;
+    }
+    let mut rng = TestRng::new(0xc4a1);
+    for bits in [62, 64, 1022, 1024, 2048, 3070, 4096] {
+        let n = kit::random_modulus(&mut rng, bits);
+        let m = modulus(&n, Reduction::Lazy);
+        let s = m.limbs();
+        let r_inv = kit::r_inverse(&n, 64 * s as u32);
+        let bound = kit::from_limbs(m.bound());
+        let mut x = kit::random_below(&mut rng, &bound);
+        let mut xl = kit::to_limbs::<u64>(&x, s);
+        for step in 0..200 {
+            let y = kit::random_below(&mut rng, &bound);
+            let mut out = vec![0u64; s];
+            if step % 2 == 0 {
+                m.mont_sqr(&xl, &mut out);
+                x = (&x * &x * &r_inv) % &n;
+            } else {
+                m.mont_mul(&xl, &kit::to_limbs::<u64>(&y, s), &mut out);
+                x = (&x * &y * &r_inv) % &n;
+            }
+            let got = kit::from_limbs(&out);
+            assert!(got < bound, "{bits} bits step {step}: left [0, 2n)");
+            assert_eq!(&got % &n, x, "{bits} bits step {step}");
+            xl = out;
+        }
+    }
+}
+
+#[test]
+fn residues_and_pow() {
+    if !runs_here("residues_and_pow") {
+        return;
+    }
+    let mut rng = TestRng::new(0x5eed);
+    for bits in [64, 521, 1024, 2048, 4096, 8192, 16384] {
+        let n = kit::random_modulus(&mut rng, bits);
+        let a = kit::random_below(&mut rng, &n);
+        let e = kit::random_below_pow2(&mut rng, 80);
+        for r in Reduction::ALL {
+            let m = modulus(&n, r);
+            let ra = montmul::Residue::new(&m, &kit::to_limbs::<u64>(&a, m.limbs())).unwrap();
+            let got = ra.pow(&e.to_bytes_be());
+            assert_eq!(
+                kit::from_limbs(&got.to_limbs()),
+                kit::pow_mod(&a, &e, &n),
+                "{bits} bits {r}"
+            );
+        }
+    }
+}
