@@ -19,7 +19,7 @@
 //! (a b' + Q n) / 2^(52 d) = (a b + Q n 2^-e) / 2^(64 s) is congruent to a b R^-1.
 //! Bound: Q < 2^(52 d) and a b < n R (both operands below n, or below 2n with
 //! R > 4n), so the result is below a b / R + n < 2n, as after REDC
-//! ([`crate::mpn::redc`]); [`crate::mpn::finish`] subtracts n once, with a mask, for
+//! ([`crate::mpn::redc`]); [`finish`] subtracts n once, with a mask, for
 //! [`Reduction::Full`].
 //!
 //! One step, for digit b'_i (all digits below 2^52):
@@ -143,6 +143,37 @@ pub fn join_group(d: &[u64; 16]) -> [u64; 13] {
     ]
 }
 
+/// Finishes `top 2^(64 s) + t < 2n` under the policy, as [`crate::mpn::finish`]: for
+/// [`Reduction::Full`], t - n is computed in full and kept with a mask when
+/// `top 2^(64 s) + t >= n`. The mask passes through [`core::hint::black_box`] so that
+/// the optimiser, which can see that it is 0 or all ones, does not turn the masked
+/// subtraction back into a branch (inlined into this module's kernel, LLVM emitted
+/// one loop per mask value for `mpn::reduce_once`).
+#[inline(always)]
+pub fn finish(t: &mut [u64], top: u64, n: &[u64], reduction: Reduction) {
+    if reduction == Reduction::Lazy {
+        // R > 4n: the value is below 2n < R, so top is 0 and t is the result.
+        debug_assert_eq!(top, 0);
+        return;
+    }
+    let mut borrow = 0u64;
+    for (&x, &y) in t.iter().zip(n) {
+        let (d1, b1) = x.overflowing_sub(y);
+        let (_, b2) = d1.overflowing_sub(borrow);
+        // At most one of the two subtractions borrows.
+        borrow = u64::from(b1 | b2);
+    }
+    // Subtract when the top word is set or t - n did not borrow.
+    let mask = core::hint::black_box(((top | (borrow ^ 1)) & 1).wrapping_neg());
+    let mut borrow = 0u64;
+    for (x, &y) in t.iter_mut().zip(n) {
+        let (d1, b1) = x.overflowing_sub(y & mask);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        *x = d2;
+        borrow = u64::from(b1 | b2);
+    }
+}
+
 // The AVX-512 intrinsics are stable since Rust 1.89, above the workspace's declared
 // `rust-version`: this module needs 1.89 to build on x86-64.
 #[cfg(target_arch = "x86_64")]
@@ -150,8 +181,8 @@ pub fn join_group(d: &[u64; 16]) -> [u64; 13] {
 mod x86 {
     use core::arch::x86_64::*;
 
-    use super::{join_group, shape, split_group, DIGIT};
-    use crate::{mpn, Reduction};
+    use super::{finish, join_group, shape, split_group, DIGIT};
+    use crate::Reduction;
 
     /// `out = a b R^-1 mod n` (with `top`, the bits above `out`, returned: below 2n in
     /// all) for `V` vectors of digits: the conversions and the word-serial loop of the
@@ -277,7 +308,7 @@ mod x86 {
         // The value is below 2n < 2^(64 s + 1): with e > 0 the bits above `out` are in
         // word s and c is 0; with e = 0 (52 d = 64 s) word s is 0 and c is the top.
         let top = words.get(s).copied().unwrap_or(0) + c;
-        mpn::finish(out, top, n, reduction);
+        finish(out, top, n, reduction);
     }
 
     /// One instance of [`mul`].
