@@ -2,9 +2,9 @@
 //!
 //! Montgomery, *Modular multiplication without trial division*, Math. Comp. 44 (1985);
 //! the 52-bit digit layout and the almost-Montgomery loop are those of Gueron and
-//! Krasnov, *Fast modular squaring with AVX512IFMA* (2018), and Drucker and Gueron,
-//! *Fast modular squaring with AVX512IFMA*, ITNG 2019 (OpenSSL's
-//! `ossl_rsaz_amm52x20_x1_ifma256`). `vpmadd52luq`/`vpmadd52huq` multiply the low 52
+//! Krasnov, *Accelerating big integer arithmetic using Intel IFMA extensions*, ARITH 23
+//! (2016), and Drucker and Gueron, *Fast modular squaring with AVX512IFMA*, ITNG 2019
+//! (OpenSSL's `ossl_rsaz_amm52x20_x1_ifma256`). `vpmadd52luq`/`vpmadd52huq` multiply the low 52
 //! bits of two 64-bit lanes and add the low or the high 52 bits of the 104-bit product
 //! to a third lane, eight lanes at a time.
 //!
@@ -49,14 +49,17 @@
 //! pass propagates the carries (digit + carry < 2^63 + 2^12) and packs the digits back
 //! into 64-bit limbs.
 //!
-//! The conversions 64 -> 52 -> 64 bits cost O(s) per call, small next to the d^2 / 4
-//! vector multiply-adds from about 1024 bits on; `montmul tune` measures where the
+//! The conversions 64 -> 52 -> 64 bits cost O(s) per call (groups of 13 words and 16
+//! digits in straight-line code, [`split_group`], [`join_group`]), against d^2 / 2
+//! vector multiply-adds (4 per vector per step); at 1024 bits they and the final
+//! subtraction still take about half the time. `montmul tune` measures where the
 //! kernel starts to win (`ifma_from` in [`crate::thresholds`]).
 //!
 //! Words: 64 (instantiated for other limb types it falls back to
 //! [`crate::algo::cios`]). Reduction: `Full` and `Lazy`. Constant-time: yes. The loop
 //! counts and every address depend on the limb count only; the digits are split and
-//! joined with shifts and masks; the final subtraction is masked. Available on x86-64
+//! joined with shifts and masks; the final subtraction is masked, the mask hidden from
+//! the optimiser ([`finish`]). Available on x86-64
 //! CPUs with AVX-512F and AVX-512 IFMA (detected at run time; std caches the answer).
 
 #[cfg(target_arch = "x86_64")]
@@ -74,7 +77,7 @@ const DIGIT: u64 = (1 << 52) - 1;
 
 /// The largest number of vectors (8 digits each) a modulus of
 /// [`crate::MAX_BITS`] bits needs: 257 limbs under lazy reduction, 317 digits.
-const MAX_VECTORS: usize = 40;
+pub const MAX_VECTORS: usize = 40;
 
 /// Whether this CPU has AVX-512F and AVX-512 IFMA (std caches the detection).
 pub fn is_available() -> bool {
