@@ -189,13 +189,13 @@ mod x86 {
 
     /// `out = a b R^-1 mod n` (with `top`, the bits above `out`, returned: below 2n in
     /// all) for `V` vectors of digits: the conversions and the word-serial loop of the
-    /// module doc, then the policy's finish. `a`, `b`, `n`, `out` have s limbs, and
-    /// `shape(s)` gives V vectors.
+    /// module doc, then the policy's finish. `a`, `b`, `n`, `out` have s limbs,
+    /// `shape(s)` gives V vectors, and G = ceil(V / 2) groups of 16 digits cover them.
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
     #[target_feature(enable = "avx512f,avx512ifma")]
-    unsafe fn mul<const V: usize>(
+    unsafe fn mul<const V: usize, const G: usize>(
         a: &[u64],
         b: &[u64],
         n: &[u64],
@@ -206,11 +206,11 @@ mod x86 {
         let (d, v, e) = shape(n.len());
         assert!(v == V && a.len() == n.len() && b.len() == n.len() && out.len() == n.len());
         let s = n.len();
-        // Groups of 13 words / 16 digits that cover d digits: G <= V.
-        let g = V.div_ceil(2);
-        // The operands as words, zero-padded to whole groups (13 V >= s + 1), b shifted
-        // left by e bits (b' = b 2^e < 2^(52 d)): no digit reaches past the arrays.
-        let (mut aw, mut bw, mut nw) = ([[0u64; 13]; V], [[0u64; 13]; V], [[0u64; 13]; V]);
+        assert!(G == V.div_ceil(2));
+        // The operands as words, zero-padded to G whole groups (13 G >= s), b shifted
+        // left by e bits (b' = b 2^e < 2^(52 d) <= 2^(64 13 G)): no digit reaches past
+        // the arrays.
+        let (mut aw, mut bw, mut nw) = ([[0u64; 13]; G], [[0u64; 13]; G], [[0u64; 13]; G]);
         aw.as_flattened_mut()[..s].copy_from_slice(a);
         nw.as_flattened_mut()[..s].copy_from_slice(n);
         let bws = bw.as_flattened_mut();
@@ -220,14 +220,14 @@ mod x86 {
             bws[i] = b_i << e | below >> 1 >> (63 - e);
             below = b_i;
         }
-        bws[s] = below >> 1 >> (63 - e);
-        // Digits d .. 8 V of a, n and b' are 0: the values are below 2^(52 d).
-        let (mut ad, mut bd, mut nd) = ([[0u64; 16]; V], [[0u64; 16]; V], [[0u64; 16]; V]);
-        for i in 0..g {
-            ad[i] = split_group(&aw[i]);
-            bd[i] = split_group(&bw[i]);
-            nd[i] = split_group(&nw[i]);
+        if s < bws.len() {
+            bws[s] = below >> 1 >> (63 - e);
         }
+        // (Without a word s, 64 s = 52 d: e = 0 and nothing is shifted out.)
+        // Digits d .. 16 G of a, n and b' are 0: the values are below 2^(52 d).
+        let ad: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&aw[i]));
+        let bd: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&bw[i]));
+        let nd: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&nw[i]));
         let (ad, bd, nd) = (ad.as_flattened(), bd.as_flattened(), nd.as_flattened());
         let k0 = n0 & DIGIT;
 
@@ -235,8 +235,8 @@ mod x86 {
         let mut av = [zero; V];
         let mut nv = [zero; V];
         for v in 0..V {
-            // SAFETY: ad and nd hold 16 V words, so 8 v .. 8 v + 8 are in bounds; loadu has
-            // no alignment requirement.
+            // SAFETY: ad and nd hold 16 G >= 8 V words, so 8 v .. 8 v + 8 are in bounds;
+            // loadu has no alignment requirement.
             unsafe {
                 av[v] = _mm512_loadu_si512(ad[8 * v..].as_ptr().cast());
                 nv[v] = _mm512_loadu_si512(nd[8 * v..].as_ptr().cast());
@@ -291,7 +291,7 @@ mod x86 {
         lanes[0][0] = r0;
         // Carries: lane + carry < 2^63 + 2^12, the carry below 2^12; the lanes from d on
         // are 0, and so are the digits there.
-        let mut digits = [[0u64; 16]; V];
+        let mut digits = [[0u64; 16]; G];
         let mut c = 0u64;
         for (dig, &lane) in digits
             .as_flattened_mut()
@@ -302,10 +302,7 @@ mod x86 {
             *dig = t & DIGIT;
             c = t >> 52;
         }
-        let mut words = [[0u64; 13]; V];
-        for i in 0..g {
-            words[i] = join_group(&digits[i]);
-        }
+        let words: [[u64; 13]; G] = core::array::from_fn(|i| join_group(&digits[i]));
         let words = words.as_flattened();
         out.copy_from_slice(&words[..s]);
         // The value is below 2n < 2^(64 s + 1): with e > 0 the bits above `out` are in
@@ -320,7 +317,7 @@ mod x86 {
     macro_rules! by_vectors {
         ($v:expr, $($n:literal)*) => {
             match $v {
-                $($n => mul::<$n>,)*
+                $($n => mul::<$n, { (($n as usize).div_ceil(2)) }>,)*
                 _ => unreachable!("more vectors than the largest modulus needs"),
             }
         };
@@ -433,7 +430,7 @@ mod tests {
         for s in 1..=257 {
             let (d, v, e) = shape(s);
             assert!(52 * d >= 64 * s && 52 * (d - 1) < 64 * s && e < 52);
-            assert!(v <= MAX_VECTORS && 8 * v >= d && 13 * v > s);
+            assert!(v <= MAX_VECTORS && 8 * v >= d && 13 * v.div_ceil(2) >= s);
         }
     }
 }
