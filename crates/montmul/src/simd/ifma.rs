@@ -2,9 +2,9 @@
 //!
 //! Montgomery, *Modular multiplication without trial division*, Math. Comp. 44 (1985);
 //! the 52-bit digit layout and the almost-Montgomery loop are those of Gueron and
-//! Krasnov, *Fast modular squaring with AVX512IFMA* (2018), and Drucker and Gueron,
-//! *Fast modular squaring with AVX512IFMA*, ITNG 2019 (OpenSSL's
-//! `ossl_rsaz_amm52x20_x1_ifma256`). `vpmadd52luq`/`vpmadd52huq` multiply the low 52
+//! Krasnov, *Accelerating big integer arithmetic using Intel IFMA extensions*, ARITH 23
+//! (2016), and Drucker and Gueron, *Fast modular squaring with AVX512IFMA*, ITNG 2019
+//! (OpenSSL's `ossl_rsaz_amm52x20_x1_ifma256`). `vpmadd52luq`/`vpmadd52huq` multiply the low 52
 //! bits of two 64-bit lanes and add the low or the high 52 bits of the 104-bit product
 //! to a third lane, eight lanes at a time.
 //!
@@ -19,7 +19,7 @@
 //! (a b' + Q n) / 2^(52 d) = (a b + Q n 2^-e) / 2^(64 s) is congruent to a b R^-1.
 //! Bound: Q < 2^(52 d) and a b < n R (both operands below n, or below 2n with
 //! R > 4n), so the result is below a b / R + n < 2n, as after REDC
-//! ([`crate::mpn::redc`]); [`crate::mpn::finish`] subtracts n once, with a mask, for
+//! ([`crate::mpn::redc`]); [`finish`] subtracts n once, with a mask, for
 //! [`Reduction::Full`].
 //!
 //! One step, for digit b'_i (all digits below 2^52):
@@ -49,14 +49,17 @@
 //! pass propagates the carries (digit + carry < 2^63 + 2^12) and packs the digits back
 //! into 64-bit limbs.
 //!
-//! The conversions 64 -> 52 -> 64 bits cost O(s) per call, small next to the d^2 / 4
-//! vector multiply-adds from about 1024 bits on; `montmul tune` measures where the
+//! The conversions 64 -> 52 -> 64 bits cost O(s) per call (groups of 13 words and 16
+//! digits in straight-line code, [`split_group`], [`join_group`]), against d^2 / 2
+//! vector multiply-adds (4 per vector per step); at 1024 bits they and the final
+//! subtraction still take about half the time. `montmul tune` measures where the
 //! kernel starts to win (`ifma_from` in [`crate::thresholds`]).
 //!
 //! Words: 64 (instantiated for other limb types it falls back to
 //! [`crate::algo::cios`]). Reduction: `Full` and `Lazy`. Constant-time: yes. The loop
 //! counts and every address depend on the limb count only; the digits are split and
-//! joined with shifts and masks; the final subtraction is masked. Available on x86-64
+//! joined with shifts and masks; the final subtraction is masked, the mask hidden from
+//! the optimiser ([`finish`]). Available on x86-64
 //! CPUs with AVX-512F and AVX-512 IFMA (detected at run time; std caches the answer).
 
 #[cfg(target_arch = "x86_64")]
@@ -74,7 +77,7 @@ const DIGIT: u64 = (1 << 52) - 1;
 
 /// The largest number of vectors (8 digits each) a modulus of
 /// [`crate::MAX_BITS`] bits needs: 257 limbs under lazy reduction, 317 digits.
-const MAX_VECTORS: usize = 40;
+pub const MAX_VECTORS: usize = 40;
 
 /// Whether this CPU has AVX-512F and AVX-512 IFMA (std caches the detection).
 pub fn is_available() -> bool {
@@ -143,6 +146,37 @@ pub fn join_group(d: &[u64; 16]) -> [u64; 13] {
     ]
 }
 
+/// Finishes `top 2^(64 s) + t < 2n` under the policy, as [`crate::mpn::finish`]: for
+/// [`Reduction::Full`], t - n is computed in full and kept with a mask when
+/// `top 2^(64 s) + t >= n`. The mask passes through [`core::hint::black_box`] so that
+/// the optimiser, which can see that it is 0 or all ones, does not turn the masked
+/// subtraction back into a branch (inlined into this module's kernel, LLVM emitted
+/// one loop per mask value for `mpn::reduce_once`).
+#[inline(always)]
+pub fn finish(t: &mut [u64], top: u64, n: &[u64], reduction: Reduction) {
+    if reduction == Reduction::Lazy {
+        // R > 4n: the value is below 2n < R, so top is 0 and t is the result.
+        debug_assert_eq!(top, 0);
+        return;
+    }
+    let mut borrow = 0u64;
+    for (&x, &y) in t.iter().zip(n) {
+        let (d1, b1) = x.overflowing_sub(y);
+        let (_, b2) = d1.overflowing_sub(borrow);
+        // At most one of the two subtractions borrows.
+        borrow = u64::from(b1 | b2);
+    }
+    // Subtract when the top word is set or t - n did not borrow.
+    let mask = core::hint::black_box(((top | (borrow ^ 1)) & 1).wrapping_neg());
+    let mut borrow = 0u64;
+    for (x, &y) in t.iter_mut().zip(n) {
+        let (d1, b1) = x.overflowing_sub(y & mask);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        *x = d2;
+        borrow = u64::from(b1 | b2);
+    }
+}
+
 // The AVX-512 intrinsics are stable since Rust 1.89, above the workspace's declared
 // `rust-version`: this module needs 1.89 to build on x86-64.
 #[cfg(target_arch = "x86_64")]
@@ -150,18 +184,18 @@ pub fn join_group(d: &[u64; 16]) -> [u64; 13] {
 mod x86 {
     use core::arch::x86_64::*;
 
-    use super::{join_group, shape, split_group, DIGIT};
-    use crate::{mpn, Reduction};
+    use super::{finish, join_group, shape, split_group, DIGIT};
+    use crate::Reduction;
 
     /// `out = a b R^-1 mod n` (with `top`, the bits above `out`, returned: below 2n in
     /// all) for `V` vectors of digits: the conversions and the word-serial loop of the
-    /// module doc, then the policy's finish. `a`, `b`, `n`, `out` have s limbs, and
-    /// `shape(s)` gives V vectors.
+    /// module doc, then the policy's finish. `a`, `b`, `n`, `out` have s limbs,
+    /// `shape(s)` gives V vectors, and G = ceil(V / 2) groups of 16 digits cover them.
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
     #[target_feature(enable = "avx512f,avx512ifma")]
-    unsafe fn mul<const V: usize>(
+    unsafe fn mul<const V: usize, const G: usize>(
         a: &[u64],
         b: &[u64],
         n: &[u64],
@@ -172,11 +206,11 @@ mod x86 {
         let (d, v, e) = shape(n.len());
         assert!(v == V && a.len() == n.len() && b.len() == n.len() && out.len() == n.len());
         let s = n.len();
-        // Groups of 13 words / 16 digits that cover d digits: G <= V.
-        let g = V.div_ceil(2);
-        // The operands as words, zero-padded to whole groups (13 V >= s + 1), b shifted
-        // left by e bits (b' = b 2^e < 2^(52 d)): no digit reaches past the arrays.
-        let (mut aw, mut bw, mut nw) = ([[0u64; 13]; V], [[0u64; 13]; V], [[0u64; 13]; V]);
+        assert!(G == V.div_ceil(2));
+        // The operands as words, zero-padded to G whole groups (13 G >= s), b shifted
+        // left by e bits (b' = b 2^e < 2^(52 d) <= 2^(64 13 G)): no digit reaches past
+        // the arrays.
+        let (mut aw, mut bw, mut nw) = ([[0u64; 13]; G], [[0u64; 13]; G], [[0u64; 13]; G]);
         aw.as_flattened_mut()[..s].copy_from_slice(a);
         nw.as_flattened_mut()[..s].copy_from_slice(n);
         let bws = bw.as_flattened_mut();
@@ -186,14 +220,14 @@ mod x86 {
             bws[i] = b_i << e | below >> 1 >> (63 - e);
             below = b_i;
         }
-        bws[s] = below >> 1 >> (63 - e);
-        // Digits d .. 8 V of a, n and b' are 0: the values are below 2^(52 d).
-        let (mut ad, mut bd, mut nd) = ([[0u64; 16]; V], [[0u64; 16]; V], [[0u64; 16]; V]);
-        for i in 0..g {
-            ad[i] = split_group(&aw[i]);
-            bd[i] = split_group(&bw[i]);
-            nd[i] = split_group(&nw[i]);
+        if s < bws.len() {
+            bws[s] = below >> 1 >> (63 - e);
         }
+        // (Without a word s, 64 s = 52 d: e = 0 and nothing is shifted out.)
+        // Digits d .. 16 G of a, n and b' are 0: the values are below 2^(52 d).
+        let ad: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&aw[i]));
+        let bd: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&bw[i]));
+        let nd: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&nw[i]));
         let (ad, bd, nd) = (ad.as_flattened(), bd.as_flattened(), nd.as_flattened());
         let k0 = n0 & DIGIT;
 
@@ -201,8 +235,8 @@ mod x86 {
         let mut av = [zero; V];
         let mut nv = [zero; V];
         for v in 0..V {
-            // SAFETY: ad and nd hold 16 V words, so 8 v .. 8 v + 8 are in bounds; loadu has
-            // no alignment requirement.
+            // SAFETY: ad and nd hold 16 G >= 8 V words, so 8 v .. 8 v + 8 are in bounds;
+            // loadu has no alignment requirement.
             unsafe {
                 av[v] = _mm512_loadu_si512(ad[8 * v..].as_ptr().cast());
                 nv[v] = _mm512_loadu_si512(nd[8 * v..].as_ptr().cast());
@@ -257,7 +291,7 @@ mod x86 {
         lanes[0][0] = r0;
         // Carries: lane + carry < 2^63 + 2^12, the carry below 2^12; the lanes from d on
         // are 0, and so are the digits there.
-        let mut digits = [[0u64; 16]; V];
+        let mut digits = [[0u64; 16]; G];
         let mut c = 0u64;
         for (dig, &lane) in digits
             .as_flattened_mut()
@@ -268,16 +302,13 @@ mod x86 {
             *dig = t & DIGIT;
             c = t >> 52;
         }
-        let mut words = [[0u64; 13]; V];
-        for i in 0..g {
-            words[i] = join_group(&digits[i]);
-        }
+        let words: [[u64; 13]; G] = core::array::from_fn(|i| join_group(&digits[i]));
         let words = words.as_flattened();
         out.copy_from_slice(&words[..s]);
         // The value is below 2n < 2^(64 s + 1): with e > 0 the bits above `out` are in
         // word s and c is 0; with e = 0 (52 d = 64 s) word s is 0 and c is the top.
         let top = words.get(s).copied().unwrap_or(0) + c;
-        mpn::finish(out, top, n, reduction);
+        finish(out, top, n, reduction);
     }
 
     /// One instance of [`mul`].
@@ -286,7 +317,7 @@ mod x86 {
     macro_rules! by_vectors {
         ($v:expr, $($n:literal)*) => {
             match $v {
-                $($n => mul::<$n>,)*
+                $($n => mul::<$n, { (($n as usize).div_ceil(2)) }>,)*
                 _ => unreachable!("more vectors than the largest modulus needs"),
             }
         };
@@ -399,7 +430,7 @@ mod tests {
         for s in 1..=257 {
             let (d, v, e) = shape(s);
             assert!(52 * d >= 64 * s && 52 * (d - 1) < 64 * s && e < 52);
-            assert!(v <= MAX_VECTORS && 8 * v >= d && 13 * v > s);
+            assert!(v <= MAX_VECTORS && 8 * v >= d && 13 * v.div_ceil(2) >= s);
         }
     }
 }
