@@ -7,9 +7,13 @@
 use crate::Limb;
 
 /// Mask of all ones when `bit == 1`, zero when `bit == 0`.
+///
+/// The mask passes through [`core::hint::black_box`]: an optimiser that can see a value
+/// is 0 or all ones may turn `x & mask` back into a branch (LLVM did so for an inlined
+/// masked subtraction), and black_box hides what the value can be.
 #[inline(always)]
 pub fn mask<L: Limb>(bit: L) -> L {
-    L::mask_from_bit(bit)
+    core::hint::black_box(L::mask_from_bit(bit))
 }
 
 /// `mask ? a : b` per word.

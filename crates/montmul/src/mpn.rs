@@ -215,8 +215,9 @@ pub fn reduce_once(t: &mut [u64], top: u64, n: &[u64]) {
         let (_, b2) = d1.overflowing_sub(borrow);
         borrow = (b1 | b2) as u64;
     }
-    // Subtract when the top word is set or t - n did not borrow.
-    let mask = ((top | (borrow ^ 1)) & 1).wrapping_neg();
+    // Subtract when the top word is set or t - n did not borrow. black_box hides that
+    // the mask is 0 or all ones, so the optimiser cannot turn it back into a branch.
+    let mask = core::hint::black_box(((top | (borrow ^ 1)) & 1).wrapping_neg());
     let mut borrow = 0u64;
     for (x, &y) in t.iter_mut().zip(n) {
         let (d1, b1) = x.overflowing_sub(y & mask);

@@ -68,7 +68,7 @@ fn abs_diff(d: &mut [u64], x: &[u64], y: &[u64]) -> u64 {
         borrow = (b1 | b2) as u64;
     }
     // Two's complement negation when negative: (d ^ mask) + 1.
-    let mask = borrow.wrapping_neg();
+    let mask = core::hint::black_box(borrow.wrapping_neg());
     let mut c = borrow;
     for d_j in d.iter_mut() {
         (*d_j, c) = mpn::add3(*d_j ^ mask, c, 0);
@@ -86,7 +86,7 @@ fn add_middle(r: &mut [u64], l: usize, p: &[u64], negative: u64, mid: &mut [u64]
     // mid += p or mid -= p, as mid + (p ^ mask) + negative over 2h+1 words (p's
     // extension word is the mask itself). The true middle term is a0 b1 + a1 b0 >= 0
     // and below 2^(64(2h+1)), so the wrap-around sum is exact.
-    let mask = negative.wrapping_neg();
+    let mask = core::hint::black_box(negative.wrapping_neg());
     let mut c = negative;
     for (j, m_j) in mid.iter_mut().enumerate() {
         let p_j = p.get(j).copied().unwrap_or(0) ^ mask;

@@ -177,10 +177,8 @@ pub fn finish(t: &mut [u64], top: u64, n: &[u64], reduction: Reduction) {
     }
 }
 
-// The AVX-512 intrinsics are stable since Rust 1.89, above the workspace's declared
-// `rust-version`: this module needs 1.89 to build on x86-64.
+// The AVX-512 intrinsics are stable since Rust 1.89, the workspace's `rust-version`.
 #[cfg(target_arch = "x86_64")]
-#[clippy::msrv = "1.89"]
 mod x86 {
     use core::arch::x86_64::*;
 
