@@ -365,7 +365,7 @@ fn as_words_mut<L: Limb>(x: &mut [L]) -> Option<&mut [u64]> {
 
 static INFO: KernelInfo = KernelInfo {
     name: "amm52-ifma",
-    seed: "Montgomery 1985; Gueron-Krasnov 2018, Drucker-Gueron 2019 (AMM, 52-bit digits)",
+    seed: "AMM52: Drucker-Gueron 2019",
     summary: "word-serial Montgomery in radix 2^52 on AVX-512 IFMA vpmadd52luq/huq, \
               8 digits per vector",
     words: &[64],
