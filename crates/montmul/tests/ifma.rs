@@ -1,7 +1,8 @@
 //! `amm52-ifma` against the num-bigint oracle at every limb count 1..=70, under both
 //! reduction policies: random moduli with the top bit set and clear, the edge moduli of
 //! the test kit, the edge operands (0, 1, n-1, all-ones limbs, ...) and random ones,
-//! and long lazy chains. On a CPU without AVX-512 IFMA each test says so and returns.
+//! and long lazy chains; the dedicated squaring also against the kernel's own
+//! `mul(a, a)`. On a CPU without AVX-512 IFMA each test says so and returns.
 
 use montmul::simd::ifma::{self, Amm52Ifma};
 use montmul::{Modulus, Reduction};
@@ -181,6 +182,60 @@ fn residues_and_pow() {
                 kit::pow_mod(&a, &e, &n),
                 "{bits} bits {r}"
             );
+        }
+    }
+}
+
+/// The dedicated squaring called on the kernel itself, against the oracle and against
+/// the kernel's own `mul(a, a)`: the same a^2 2^e is reduced by the same d steps, so
+/// the two agree exactly (for `Lazy` too, not only modulo n).
+#[test]
+fn sqr_matches_mul_every_limb_count_1_to_70() {
+    use montmul::Kernel;
+    if !runs_here("sqr_matches_mul_every_limb_count_1_to_70") {
+        return;
+    }
+    let mut rng = TestRng::new(0x5a11);
+    for s in 1..=70u32 {
+        // Top bit set, top bit clear, and all ones (the kit's first edge modulus).
+        let mut moduli: Vec<BigUint> = [64 * s, 64 * s - 1]
+            .iter()
+            .map(|&bits| kit::random_modulus(&mut rng, bits))
+            .collect();
+        moduli.extend(kit::edge_moduli(64 * s, 64).into_iter().take(2));
+        for n in &moduli {
+            for r in Reduction::ALL {
+                let m = modulus(n, r);
+                let limbs = m.limbs();
+                let r_inv = kit::r_inverse(n, 64 * limbs as u32);
+                let bound = kit::from_limbs(m.bound());
+                // 0, 1, n-1, all-ones limbs below the bound, the top of the range
+                // (n-1 for Full, 2n-1 for Lazy), random values.
+                let all_ones = (BigUint::from(1u32) << (64 * (s - 1))) - 1u32;
+                let mut ops = vec![
+                    BigUint::from(0u32),
+                    BigUint::from(1u32),
+                    n - 1u32,
+                    all_ones,
+                    &bound - 1u32,
+                ];
+                for _ in 0..3 {
+                    ops.push(kit::random_below(&mut rng, &bound));
+                }
+                for a in &ops {
+                    let al = kit::to_limbs::<u64>(a, limbs);
+                    let (mut sq, mut mu) = (vec![0u64; limbs], vec![0u64; limbs]);
+                    Amm52Ifma.sqr(&m, &al, &mut sq);
+                    Amm52Ifma.mul(&m, &al, &al, &mut mu);
+                    assert_eq!(sq, mu, "{m:?} n={n:x} a={a:x}: sqr and mul(a, a) differ");
+                    let got = kit::from_limbs(&sq);
+                    assert!(
+                        got < bound,
+                        "{m:?} n={n:x} a={a:x}: {got:x} not below the bound"
+                    );
+                    assert_eq!(got % n, (a * a * &r_inv) % n, "{m:?} n={n:x} a={a:x}");
+                }
+            }
         }
     }
 }

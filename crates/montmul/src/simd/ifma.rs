@@ -55,6 +55,11 @@
 //! subtraction still take about half the time. `montmul tune` measures where the
 //! kernel starts to win (`ifma_from` in [`crate::thresholds`]).
 //!
+//! Squaring (`x86::sqr`): each off-diagonal digit product once, against a copy of the
+//! operand doubled as a number, the diagonal added at the start, the reduction as
+//! above; used for 7 ..= 10 vectors (`x86::SQR_VECTORS`), where it measured faster
+//! than the multiplication, and by the multiplication elsewhere.
+//!
 //! Words: 64 (instantiated for other limb types it falls back to
 //! [`crate::algo::cios`]). Reduction: `Full` and `Lazy`. Constant-time: yes. The loop
 //! counts and every address depend on the limb count only; the digits are split and
@@ -341,6 +346,259 @@ mod x86 {
         // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
         unsafe { f(a, b, n, n0, reduction, out) }
     }
+
+    /// `out = a a R^-1 mod n` (below 2n before the policy's finish), as [`mul`] with
+    /// b = a, each off-diagonal digit product computed once. Both factors are a'' =
+    /// a 2^(e/2) (e = 52 d - 64 s is a multiple of 4: 52 d and 64 s are), so the d
+    /// steps that divide by 2^(52 d) leave a''^2 2^-(52 d) = a^2 2^-(64 s). Bound:
+    /// a''^2 = a^2 2^e < n R 2^e = n 2^(52 d), so the result is below n + n.
+    ///
+    /// The square is x^2 = sum_i x_i^2 B^(2 i) + sum_i x_i B^i 2 x_{>i} (B = 2^52,
+    /// x_{>i} the digits of x above i). The diagonal is computed first, low half at
+    /// lane 2 i and high half at lane 2 i + 1, and starts the accumulator (its lanes
+    /// from 8 V up are added when the carries are propagated). Step i then adds row i,
+    /// x_i times the digits of 2 x_{>i}, to the sliding accumulator (lane j is digit
+    /// position i + j, as in [`mul`]): 0 at lanes <= i, z_{i+1} = 2 x_{i+1} mod 2^52 at
+    /// lane i + 1, and y_j = (2 x_j mod 2^52) + (bit 51 of x_{j-1}), the digits of the
+    /// number 2 x, above (2 x_j mod 2^52 is even, so y_j < 2^52: a whole
+    /// multiply-add input). Each off-diagonal product x_i x_j is computed once;
+    /// vectors wholly at or below lane i are skipped (a bound on the public step
+    /// count). Then the reduction by q n, as in [`mul`]. 2 x < 2^(52 d) needs bit 51
+    /// of the top digit clear: x < 2^(52 d - 1), true when e > 0 (x < 2^(64 s + e/2))
+    /// and for `Lazy` (a < R / 2); [`mont_sqr`] sends the rest to [`mul`].
+    ///
+    /// Lane bound: as in [`mul`], one step adds at most four halves below 2^52 to a
+    /// lane (row i's low and high halves, q n's), plus the diagonal's one half once:
+    /// below d 2^54 + 2^52 + 2^12 < 2^63 for d <= 317, and the carry pass adds the
+    /// diagonal's upper lanes (< 2^52): every sum stays below 2^64.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512 IFMA.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn sqr<const V: usize, const G: usize>(
+        a: &[u64],
+        n: &[u64],
+        n0: u64,
+        reduction: Reduction,
+        out: &mut [u64],
+    ) {
+        let (d, v, e) = shape(n.len());
+        assert!(v == V && a.len() == n.len() && out.len() == n.len());
+        let s = n.len();
+        assert!(G == V.div_ceil(2));
+        let h = e / 2;
+        // a'' = a 2^h < 2^(52 d) <= 2^(64 13 G): no digit reaches past the arrays.
+        let (mut xw, mut nw) = ([[0u64; 13]; G], [[0u64; 13]; G]);
+        nw.as_flattened_mut()[..s].copy_from_slice(n);
+        let xws = xw.as_flattened_mut();
+        let mut below = 0u64;
+        for (i, &a_i) in a.iter().enumerate() {
+            // (x >> 1) >> (63 - h) is x >> (64 - h), and 0 for h = 0.
+            xws[i] = a_i << h | below >> 1 >> (63 - h);
+            below = a_i;
+        }
+        if s < xws.len() {
+            xws[s] = below >> 1 >> (63 - h);
+        }
+        let xd: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&xw[i]));
+        let nd: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&nw[i]));
+        let (xd, nd) = (xd.as_flattened(), nd.as_flattened());
+        let k0 = n0 & DIGIT;
+
+        let zero = _mm512_setzero_si512();
+        let mut xv = [zero; V];
+        let mut nv = [zero; V];
+        for v in 0..V {
+            // SAFETY: xd and nd hold 16 G >= 8 V words, so 8 v .. 8 v + 8 are in bounds;
+            // loadu has no alignment requirement.
+            unsafe {
+                xv[v] = _mm512_loadu_si512(xd[8 * v..].as_ptr().cast());
+                nv[v] = _mm512_loadu_si512(nd[8 * v..].as_ptr().cast());
+            }
+        }
+        // y: the digits of the number 2 x (x_j doubled, bit 51 of x_{j-1} carried in:
+        // 2 x < 2^(52 d), see above); z: x_j doubled without the carry from below,
+        // the digit of 2 x_{>i} at lane i + 1.
+        let mut yv = [zero; V];
+        let mut zv = [zero; V];
+        let one = _mm512_set1_epi64(1);
+        let digit = _mm512_set1_epi64(DIGIT as i64);
+        for v in 0..V {
+            let z = _mm512_and_si512(_mm512_add_epi64(xv[v], xv[v]), digit);
+            let prev = if v > 0 { xv[v - 1] } else { zero };
+            let carry = _mm512_and_si512(
+                _mm512_srli_epi64::<51>(_mm512_alignr_epi64::<7>(xv[v], prev)),
+                one,
+            );
+            zv[v] = z;
+            yv[v] = _mm512_add_epi64(z, carry);
+        }
+        // The diagonal x_j^2: low half at lane 2 j, high half at lane 2 j + 1.
+        let mut diag = [[zero; 4]; G];
+        let diag = diag.as_flattened_mut();
+        let lo_idx = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
+        let hi_idx = _mm512_set_epi64(7, 7, 6, 6, 5, 5, 4, 4);
+        for v in 0..V {
+            for (k, idx) in [lo_idx, hi_idx].into_iter().enumerate() {
+                let sp = _mm512_permutexvar_epi64(idx, xv[v]);
+                let lo = _mm512_maskz_madd52lo_epu64(0x55, zero, sp, sp);
+                diag[2 * v + k] = _mm512_mask_madd52hi_epu64(lo, 0xaa, sp, sp);
+            }
+        }
+        let (x0, n0, n1, n2) = (xd[0], nd[0], nd[1], nd[2]);
+        // Row i's multiplicand at lanes 1 and 2, as scalars (0 at lanes <= i, z at
+        // lane i + 1, y above): only rows 0 and 1 reach them.
+        let (z1, z2) = ((2 * xd[1]) & DIGIT, (2 * xd[2]) & DIGIT);
+        let y2 = z2 + (xd[1] >> 51);
+        let mul_1 = [z1, 0];
+        let mul_2 = [y2, z2];
+        // The accumulator starts with the diagonal's lanes 0 .. 8 V; the higher ones
+        // are added when the carries are propagated.
+        let mut acc: [__m512i; V] = core::array::from_fn(|v| diag[v]);
+        // Kept in memory rather than registers: loads are cheap, registers few.
+        let (mut nm, mut ym, mut zm) = ([[0u64; 8]; V], [[0u64; 8]; V], [[0u64; 8]; V]);
+        for v in 0..V {
+            // SAFETY: each array holds V vectors of 8 words; storeu has no alignment
+            // requirement.
+            unsafe {
+                _mm512_storeu_si512(nm[v].as_mut_ptr().cast(), nv[v]);
+                _mm512_storeu_si512(ym[v].as_mut_ptr().cast(), yv[v]);
+                _mm512_storeu_si512(zm[v].as_mut_ptr().cast(), zv[v]);
+            }
+        }
+        // The true lane 0 in scalar, as in [`mul`]: x_0^2's low half. Unlike [`mul`],
+        // lane 1 of the next step is predicted two steps ahead: `ahead` is lane 2 at the
+        // start of the previous step plus what that step added there, which is lane 1
+        // at the start of this step; so the next q waits for no vector at all.
+        let mut r0 = x0.wrapping_mul(x0) & DIGIT;
+        let mut ahead = _mm_extract_epi64::<1>(_mm512_castsi512_si128(acc[0])) as u64;
+        for (i, &xi) in xd[..d].iter().enumerate() {
+            let xiv = _mm512_set1_epi64(xi as i64);
+            // Lane 2 now, before this step's additions.
+            let x2 = _mm_extract_epi64::<0>(_mm512_extracti32x4_epi32::<1>(acc[0])) as u64;
+            let q = r0.wrapping_mul(k0) & DIGIT;
+            let pn0 = u128::from(n0) * u128::from(q);
+            let pn1 = u128::from(n1) * u128::from(q);
+            let c = (r0 + (pn0 as u64 & DIGIT)) >> 52;
+            // This step's additions to lane 1 (row i's low half there; its lane 0 is
+            // empty) and to lane 2 (low halves there, high halves from lane 1).
+            let (m1, m2) = (
+                mul_1.get(i).copied().unwrap_or(0),
+                mul_2.get(i).copied().unwrap_or(0),
+            );
+            let pm1 = u128::from(m1) * u128::from(xi);
+            r0 = ahead + (pn1 as u64 & DIGIT) + (pn0 >> 52) as u64 + c + (pm1 as u64 & DIGIT);
+            ahead = x2
+                + (n2.wrapping_mul(q) & DIGIT)
+                + (pn1 >> 52) as u64
+                + (m2.wrapping_mul(xi) & DIGIT)
+                + (pm1 >> 52) as u64;
+            let qv = _mm512_set1_epi64(q as i64);
+            let mut hi = [zero; V];
+            for v in 0..V {
+                // SAFETY: the arrays hold V vectors; loadu has no alignment requirement.
+                let nvv = unsafe { _mm512_loadu_si512(nm[v..].as_ptr().cast()) };
+                acc[v] = _mm512_madd52lo_epu64(acc[v], nvv, qv);
+                hi[v] = _mm512_madd52hi_epu64(zero, nvv, qv);
+                if 8 * v + 7 <= i {
+                    // Row i has nothing at lanes <= i.
+                    continue;
+                }
+                // Row i: x_i (2 x_{>i}), lanes <= i zero, lane i + 1 from z, above from y.
+                // SAFETY: as above.
+                let yvv = unsafe { _mm512_loadu_si512(ym[v..].as_ptr().cast()) };
+                let m = if 8 * v >= i + 2 {
+                    yvv
+                } else {
+                    // SAFETY: as above.
+                    let zvv = unsafe { _mm512_loadu_si512(zm[v..].as_ptr().cast()) };
+                    let t = i as i32 - 8 * v as i32;
+                    let ky = (0xffu32 << (t + 2).clamp(0, 8)) as u8;
+                    let kz = ((1u32 << (t + 1)) & 0xff) as u8;
+                    _mm512_mask_mov_epi64(_mm512_maskz_mov_epi64(ky, yvv), kz, zvv)
+                };
+                acc[v] = _mm512_madd52lo_epu64(acc[v], m, xiv);
+                hi[v] = _mm512_madd52hi_epu64(hi[v], m, xiv);
+            }
+            for v in 0..V {
+                let next = if v + 1 < V { acc[v + 1] } else { zero };
+                acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, acc[v]), hi[v]);
+            }
+        }
+        let mut lanes = [[0u64; 8]; V];
+        for v in 0..V {
+            // SAFETY: lanes[v] is 8 words; storeu has no alignment requirement.
+            unsafe { _mm512_storeu_si512(lanes[v].as_mut_ptr().cast(), acc[v]) };
+        }
+        lanes[0][0] = r0;
+        // The diagonal's lanes from 8 V up, which never entered the accumulator.
+        let mut up = [[[0u64; 8]; 4]; G];
+        let up = up.as_flattened_mut();
+        for v in V..2 * V {
+            // SAFETY: up[v] is 8 words; storeu has no alignment requirement.
+            unsafe { _mm512_storeu_si512(up[v].as_mut_ptr().cast(), diag[v]) };
+        }
+        let up = &up.as_flattened()[d..];
+        let mut digits = [[0u64; 16]; G];
+        let mut c = 0u64;
+        for ((dig, &lane), &u) in digits
+            .as_flattened_mut()
+            .iter_mut()
+            .zip(&lanes.as_flattened()[..d])
+            .zip(up)
+        {
+            // lane + u + c < 2^63 + 2^52 + 2^12.
+            let t = lane + u + c;
+            *dig = t & DIGIT;
+            c = t >> 52;
+        }
+        let words: [[u64; 13]; G] = core::array::from_fn(|i| join_group(&digits[i]));
+        let words = words.as_flattened();
+        out.copy_from_slice(&words[..s]);
+        let top = words.get(s).copied().unwrap_or(0) + c;
+        finish(out, top, n, reduction);
+    }
+
+    /// The vector counts that use the dedicated squaring: 7 ..= 10 vectors of digits
+    /// (moduli of 40 to 65 limbs, 2560 to 4160 bits). Below, the loop's fixed
+    /// costs dominate and the squaring only matches the multiplication; above, its
+    /// accumulators no longer fit the 32 vector registers and it measured slower.
+    pub const SQR_VECTORS: core::ops::RangeInclusive<usize> = 7..=10;
+
+    /// One instance of [`sqr`].
+    type Sqr = unsafe fn(&[u64], &[u64], u64, Reduction, &mut [u64]);
+
+    macro_rules! sqr_by_vectors {
+        ($v:expr, $($n:literal)*) => {
+            match $v {
+                $($n => sqr::<$n, { (($n as usize).div_ceil(2)) }>,)*
+                _ => unreachable!("more vectors than the largest modulus needs"),
+            }
+        };
+    }
+
+    /// [`sqr`] for moduli of `n.len()` limbs (at most [`super::MAX_VECTORS`] vectors).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512 IFMA.
+    pub unsafe fn mont_sqr(a: &[u64], n: &[u64], n0: u64, reduction: Reduction, out: &mut [u64]) {
+        debug_assert!(shape(n.len()).1 <= super::MAX_VECTORS);
+        let f: Sqr = sqr_by_vectors!(shape(n.len()).1,
+            1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
+            21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
+        let (_, v, e) = shape(n.len());
+        if !SQR_VECTORS.contains(&v) || (e == 0 && reduction == Reduction::Full) {
+            // Outside SQR_VECTORS the multiplication is as fast or faster (measured).
+            // With
+            // 52 d = 64 s, a < n < 2^(52 d) may set bit 51 of the top digit, and 2 a
+            // would need digit d. (Both public: the limb count and the policy.)
+            // SAFETY: as below.
+            unsafe { mont_mul(a, a, n, n0, reduction, out) };
+            return;
+        }
+        // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
+        unsafe { f(a, n, n0, reduction, out) }
+    }
 }
 
 /// `x` as 64-bit words, when `L` is `u64`.
@@ -393,6 +651,20 @@ impl<L: Limb> Kernel<L> for Amm52Ifma {
         // Other limb types, or a direct call on a CPU without IFMA (`Modulus` refuses
         // the kernel there): the same product by CIOS.
         Cios.mul(m, a, b, out);
+    }
+
+    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
+        #[cfg(target_arch = "x86_64")]
+        if is_available() {
+            if let (Some(aw), Some(nw)) = (as_words(a), as_words(m.n())) {
+                if let Some(ow) = as_words_mut(out) {
+                    // SAFETY: AVX-512F and IFMA are present (checked).
+                    unsafe { x86::mont_sqr(aw, nw, m.n0().to_u64(), m.reduction(), ow) };
+                    return;
+                }
+            }
+        }
+        Cios.sqr(m, a, out);
     }
 }
 
