@@ -51,7 +51,7 @@ pub fn sub<L: Limb>(out: &mut [L], a: &[L], b: &[L]) -> L {
 }
 
 /// The borrow of `a - b` (1 when `a < b`) without writing the difference.
-#[inline]
+#[inline(always)]
 pub fn borrow_of_sub<L: Limb>(a: &[L], b: &[L]) -> L {
     let mut borrow = L::ZERO;
     for (&x, &y) in a.iter().zip(b) {
@@ -61,7 +61,7 @@ pub fn borrow_of_sub<L: Limb>(a: &[L], b: &[L]) -> L {
 }
 
 /// `t -= m & mask` in place; returns the borrow out.
-#[inline]
+#[inline(always)]
 pub fn sub_masked<L: Limb>(t: &mut [L], m: &[L], mask: L) -> L {
     let mut borrow = L::ZERO;
     for (x, &y) in t.iter_mut().zip(m) {
@@ -85,7 +85,7 @@ pub fn add_masked<L: Limb>(t: &mut [L], m: &[L], mask: L) -> L {
 /// The value is `top * 2^(w*len) + t` with `top` in {0, 1}, and must be below `2m`.
 /// Leaves `t` holding the value reduced into `[0, m)`: `m` is subtracted when
 /// `top == 1` or `t >= m`, chosen with a mask (two passes, no branch, no scratch).
-#[inline]
+#[inline(always)]
 pub fn reduce_once<L: Limb>(t: &mut [L], top: L, m: &[L]) {
     let borrow = borrow_of_sub(t, m);
     // Subtract when the value is >= m: either the top bit is set, or t - m did not borrow.

@@ -206,25 +206,11 @@ pub fn redc<R: AddMul>(t: &mut [u64], n: &[u64], n0: u64, out: &mut [u64]) -> u6
 }
 
 /// `t = t - n` if `top * 2^(64 len) + t >= n`, else unchanged; the value must be below
-/// `2n`. Constant-time: the subtraction is always computed and selected with a mask.
+/// `2n`. Constant-time: [`crate::ct::reduce_once`] on 64-bit words (the subtraction is
+/// always computed and selected with a mask).
 #[inline(always)]
 pub fn reduce_once(t: &mut [u64], top: u64, n: &[u64]) {
-    let mut borrow = 0u64;
-    for (&x, &y) in t.iter().zip(n) {
-        let (d1, b1) = x.overflowing_sub(y);
-        let (_, b2) = d1.overflowing_sub(borrow);
-        borrow = (b1 | b2) as u64;
-    }
-    // Subtract when the top word is set or t - n did not borrow. black_box hides that
-    // the mask is 0 or all ones, so the optimiser cannot turn it back into a branch.
-    let mask = core::hint::black_box(((top | (borrow ^ 1)) & 1).wrapping_neg());
-    let mut borrow = 0u64;
-    for (x, &y) in t.iter_mut().zip(n) {
-        let (d1, b1) = x.overflowing_sub(y & mask);
-        let (d2, b2) = d1.overflowing_sub(borrow);
-        *x = d2;
-        borrow = (b1 | b2) as u64;
-    }
+    crate::ct::reduce_once(t, top, n);
 }
 
 /// Finishes a Montgomery product `top * R + t < 2n` under the modulus' policy: one
