@@ -4,6 +4,8 @@
 //!
 //! - [`mulx`]: the multiply-accumulate row on BMI2 `mulx` and ADX `adcx`/`adox`
 //!   (two independent carry chains), x86-64 only.
+//! - [`mulx_cios`]: CIOS fully unrolled for 4 to 8 limbs on `mulx`/`adcx`/`adox`,
+//!   the accumulator in registers, x86-64 only.
 //! - [`ifma`]: almost-Montgomery multiplication in radix 2^52 on AVX-512 IFMA
 //!   (`vpmadd52luq`/`vpmadd52huq`), x86-64 only.
 
@@ -11,3 +13,4 @@
 
 pub mod ifma;
 pub mod mulx;
+pub mod mulx_cios;
