@@ -88,12 +88,66 @@ macro_rules! row {
     };
 }
 
+/// The product row of the first round, `t[1..=s] (+)= src[1..s] * rdx` on the carry
+/// flag, after `t[1]:t[0] = src[0] * rdx`: each `mulx` writes `t[j+1]` directly (it was
+/// nothing yet) and its low word goes into `t[j]` along CF. `$tj` lists `t[1..s]`,
+/// `$tj1` lists `t[2..=s]`.
+#[cfg(target_arch = "x86_64")]
+macro_rules! first_row {
+    ([$($j:literal)*], [$($tj:ident)*], [$($tj1:ident)*]) => {
+        concat!($(
+            "mulx ", stringify!($tj1), ", rax, qword ptr [rsi + 8*", $j, "]\n",
+            "adcx ", stringify!($tj), ", rax\n",
+        )*)
+    };
+}
+
+/// The reduction half of a round, `t = t + m n` with `m = t[0] n0' mod 2^64` (`n0'`
+/// saved at `[rsp + 8]`): `t[0]` becomes zero, and is the zero the tail adds. imul
+/// leaves CF and OF undefined; the xor clears them.
+#[cfg(target_arch = "x86_64")]
+macro_rules! reduce {
+    ([$($j:literal)*], [$t0:ident $($mid:ident)*] $tn:ident $tn1:ident) => {
+        concat!(
+            "mov rdx, ", stringify!($t0), "\n",
+            "imul rdx, qword ptr [rsp + 8]\n",
+            "xor eax, eax\n",
+            row!("rdi", [$($j)*], [$t0 $($mid)*], [$($mid)* $tn]),
+            "adcx ", stringify!($tn), ", ", stringify!($t0), "\n",
+            "adcx ", stringify!($tn1), ", ", stringify!($t0), "\n",
+            "adox ", stringify!($tn1), ", ", stringify!($t0), "\n",
+        )
+    };
+}
+
 /// The rounds of CIOS, one per remaining index in the first list, then [`finish!`].
 /// The accumulator is `[t[0] .. t[s-1]] t[s] t[s+1]`; each round ends with `t[0]`
 /// zero, and the next round sees the list rotated by one (`t[1]` first, the old
-/// `t[0]` last), which is the division by 2^64.
+/// `t[0]` last), which is the division by 2^64. The first round (`first`) starts
+/// from `t = 0`: its product row writes `t` with `mulx` and one carry chain, and
+/// nothing needs zeroing beforehand.
 #[cfg(target_arch = "x86_64")]
 macro_rules! rounds {
+    (
+        first $policy:ident,
+        [$i:literal $($is:literal)*],
+        [$j0:literal $($j:literal)*],
+        [$t0:ident $t1:ident $($rest:ident)*] $tn:ident $tn1:ident
+    ) => {
+        concat!(
+            // t = a * b[0]; b is still in r8 (saved at [rsp] too).
+            "mov rdx, qword ptr [r8]\n",
+            "xor eax, eax\n",
+            "mulx ", stringify!($t1), ", ", stringify!($t0), ", qword ptr [rsi]\n",
+            first_row!([$($j)*], [$t1 $($rest)*], [$($rest)* $tn]),
+            // t[s] = high word + CF (no carry out: a b[0] < 2^(64 (s + 1))); then the
+            // top word t[s+1] is zero.
+            "adc ", stringify!($tn), ", 0\n",
+            "xor ", stringify!($tn1), ", ", stringify!($tn1), "\n",
+            reduce!([$j0 $($j)*], [$t0 $t1 $($rest)*] $tn $tn1),
+            rounds!($policy, [$($is)*], [$j0 $($j)*], [$t1 $($rest)* $tn] $tn1 $t0)
+        )
+    };
     ($policy:ident, [], $js:tt, [$($t:ident)*] $tn:ident $tn1:ident) => {
         finish!($policy, $js, [$($t)*] $tn)
     };
@@ -115,16 +169,7 @@ macro_rules! rounds {
             "adcx ", stringify!($tn), ", ", stringify!($tn1), "\n",
             "adox ", stringify!($tn1), ", ", stringify!($tn1), "\n",
             "adc ", stringify!($tn1), ", 0\n",
-            // m = t[0] n0' mod 2^64 (n0' saved at [rsp + 8]); imul leaves CF and OF
-            // undefined, the xor clears them.
-            "mov rdx, ", stringify!($t0), "\n",
-            "imul rdx, qword ptr [rsp + 8]\n",
-            "xor eax, eax\n",
-            // t += m n: t[0] becomes zero, and is the zero the tail adds.
-            row!("rdi", [$($j)*], [$t0 $($mid)*], [$($mid)* $tn]),
-            "adcx ", stringify!($tn), ", ", stringify!($t0), "\n",
-            "adcx ", stringify!($tn1), ", ", stringify!($t0), "\n",
-            "adox ", stringify!($tn1), ", ", stringify!($t0), "\n",
+            reduce!([$($j)*], [$t0 $($mid)*] $tn $tn1),
             rounds!($policy, [$($is)*], [$($j)*], [$($mid)* $tn] $tn1 $t0)
         )
     };
@@ -166,7 +211,7 @@ macro_rules! finish {
 }
 
 /// The whole asm block for one size and policy: save `rbx`/`rbp`, spill the pointer
-/// to `b`, `n0'` and the output pointer, zero the accumulator, the rounds, restore.
+/// to `b`, `n0'` and the output pointer, the rounds, restore.
 #[cfg(target_arch = "x86_64")]
 macro_rules! mont_mul_asm {
     ($policy:ident, $out:expr, $a:expr, $b:expr, $n:expr, $n0:expr,
@@ -177,9 +222,7 @@ macro_rules! mont_mul_asm {
             "push r10",
             "push r9",
             "push r8",
-            concat!($("xor ", stringify!($t), ", ", stringify!($t), "\n",)*),
-            concat!("xor ", stringify!($tn), ", ", stringify!($tn)),
-            rounds!($policy, [$($j)*], [$($j)*], [$($t)*] $tn $tn1),
+            rounds!(first $policy, [$($j)*], [$($j)*], [$($t)*] $tn $tn1),
             "add rsp, 24",
             "pop rbp",
             "pop rbx",
