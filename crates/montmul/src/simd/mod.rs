@@ -12,5 +12,7 @@
 #![allow(unsafe_code)]
 
 pub mod ifma;
+// The straight-line triangle and diagonal macros are shared with `mulx_cios`.
+#[macro_use]
 pub mod mulx;
 pub mod mulx_cios;
