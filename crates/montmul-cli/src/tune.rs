@@ -12,9 +12,11 @@
 //! - `ifma_from`: on a CPU with AVX-512 IFMA, `amm52-ifma` beats what `auto` picks
 //!   without it (the three thresholds above) on a multiplication plus a squaring.
 //!
-//! and one list, `generated`: the limb counts with generated code (`gen-cios`) where
+//! and two lists: `generated`, the limb counts with generated code (`gen-cios`) where
 //! that code beats the kernel the thresholds above pick, on a multiplication plus a
-//! squaring.
+//! squaring; then `mulx_cios`, on a CPU with BMI2 and ADX the limb counts where the
+//! unrolled `mulx-cios` code beats what `auto` picks without it (the thresholds and
+//! `generated`), measured the same way.
 //!
 //! Each time is the minimum over many short runs, so runs interrupted by other work on
 //! a busy machine drop out. The table is printed, or written with `--out FILE` or
@@ -255,6 +257,7 @@ pub const TUNED: Thresholds = Thresholds {{
     karatsuba_mul_base: {mul},
     karatsuba_sqr_base: {sqr},
     generated: &{generated:?},
+    mulx_cios: &{mulx_cios:?},
 }};
 ",
         machine = machine(),
@@ -265,6 +268,7 @@ pub const TUNED: Thresholds = Thresholds {{
         mul = show(th.karatsuba_mul_base),
         sqr = show(th.karatsuba_sqr_base),
         generated = th.generated,
+        mulx_cios = th.mulx_cios,
     )
 }
 
@@ -285,6 +289,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         karatsuba_mul_base: mul_base,
         karatsuba_sqr_base: sqr_base,
         generated: &[],
+        mulx_cios: &[],
     };
     if mulx::is_available() {
         eprintln!("mulx_from (Montgomery mul + sqr):");
@@ -365,6 +370,32 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
     }
     th.generated = faster.leak();
+
+    if mulx::is_available() {
+        eprintln!("mulx_cios (mulx-cios against the pick above, Montgomery mul + sqr):");
+        let mulx_cios = kernel::by_name::<u64>("mulx-cios")?;
+        let mut faster = Vec::new();
+        for &s in mulx_cios.limb_counts().unwrap_or_default() {
+            if s > max {
+                continue;
+            }
+            let n = words.modulus(s);
+            let m = Modulus::with_kernel(&n, mulx_cios, Reduction::Full)?;
+            let (xm, xs) = mul_plus_sqr(&m, &mut words, None);
+            let m = Modulus::with_kernel(&n, dispatch::pick::<u64>(&th, s), Reduction::Full)?;
+            let (pm, ps) = mul_plus_sqr(&m, &mut words, None);
+            let name = m.engine().info().name;
+            eprintln!(
+                "  {s:>3} limbs: mulx-cios {xm:>9.1} + {xs:>9.1} ns  {name} {pm:>9.1} + {ps:>9.1} ns"
+            );
+            if xm + xs < pm + ps {
+                faster.push(s);
+            }
+        }
+        th.mulx_cios = faster.leak();
+    } else {
+        eprintln!("mulx_cios: this CPU lacks BMI2/ADX, never");
+    }
 
     eprintln!("with these thresholds, ns per operation (full reduction):");
     eprintln!("   bits   cios mul   cios sqr   auto mul   auto sqr  auto sqr/mul");

@@ -5,18 +5,20 @@
 //! threshold tables:
 //!
 //! 1. limbs other than 64 bits: [`crate::algo::cios`];
-//! 2. a limb count in [`Thresholds::generated`]: the generated, fully unrolled
+//! 2. a limb count in [`Thresholds::mulx_cios`] on a CPU with BMI2 and ADX: the
+//!    unrolled `mulx`/`adcx`/`adox` CIOS of that size ([`crate::simd::mulx_cios`]);
+//! 3. a limb count in [`Thresholds::generated`]: the generated, fully unrolled
 //!    `gen-cios` code of that size ([`crate::generated`]);
-//! 3. from [`Thresholds::ifma_from`] limbs on a CPU with AVX-512 IFMA:
+//! 4. from [`Thresholds::ifma_from`] limbs on a CPU with AVX-512 IFMA:
 //!    [`crate::simd::ifma::Amm52Ifma`] (radix-2^52 almost-Montgomery on
 //!    `vpmadd52luq`/`vpmadd52huq`);
-//! 4. from [`Thresholds::karatsuba_from`] limbs: [`crate::algo::karatsuba`] (separated
+//! 5. from [`Thresholds::karatsuba_from`] limbs: [`crate::algo::karatsuba`] (separated
 //!    Karatsuba product and REDC);
-//! 5. from [`Thresholds::mulx_from`] limbs on a CPU with BMI2 and ADX:
+//! 6. from [`Thresholds::mulx_from`] limbs on a CPU with BMI2 and ADX:
 //!    [`crate::simd::mulx::MulxRedc`] (schoolbook product and REDC on `mulx` rows),
 //!    in its stack-array form [`crate::fixed::FixedMulx`] at the specialised sizes;
-//! 6. a limb count with a size-specialised instance: [`crate::fixed::Fixed`];
-//! 7. otherwise the same code with run-time lengths, [`crate::fixed::Words`].
+//! 7. a limb count with a size-specialised instance: [`crate::fixed::Fixed`];
+//! 8. otherwise the same code with run-time lengths, [`crate::fixed::Words`].
 //!
 //! [`Modulus::with_kernel`](crate::Modulus::with_kernel) asks [`Kernel::resolve`] once
 //! and keeps the answer, so each product is one indirect call straight into the chosen
@@ -33,6 +35,7 @@ use crate::generated;
 use crate::kernel::{portable, Kernel, KernelInfo};
 use crate::simd::ifma::{self, Amm52Ifma};
 use crate::simd::mulx::{self, MulxRedc};
+use crate::simd::mulx_cios;
 use crate::{thresholds, Limb, Modulus, Reduction};
 
 /// Size thresholds of the 64-bit kernels, in limbs. [`crate::thresholds::TUNED`] holds
@@ -55,6 +58,9 @@ pub struct Thresholds {
     /// Limb counts at which `auto` uses the generated kernels of `gen-cios` (where they
     /// measured faster than the rest of this chain).
     pub generated: &'static [usize],
+    /// Limb counts at which `auto` uses the unrolled `mulx`/`adcx`/`adox` CIOS of
+    /// `mulx-cios` where the CPU has BMI2 and ADX (checked before `generated`).
+    pub mulx_cios: &'static [usize],
 }
 
 /// The `auto` kernel.
@@ -74,6 +80,10 @@ static INFO: KernelInfo = KernelInfo {
 pub fn pick<L: Limb>(th: &Thresholds, limbs: usize) -> &'static dyn Kernel<L> {
     if L::BITS != 64 {
         &Cios
+    } else if let Some(k) = mulx_cios::specialised::<L>(limbs)
+        .filter(|_| th.mulx_cios.contains(&limbs) && mulx::is_available())
+    {
+        k
     } else if let Some(k) =
         generated::specialised::<L>(limbs).filter(|_| th.generated.contains(&limbs))
     {

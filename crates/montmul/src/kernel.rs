@@ -84,6 +84,7 @@ impl<L: Limb> Registry<L> {
         &crate::fixed::CiosFixed,
         &algo::karatsuba::Karatsuba,
         &crate::simd::mulx::MulxRedc,
+        &crate::simd::mulx_cios::MulxCios,
         &crate::generated::GenCios,
         &crate::simd::ifma::Amm52Ifma,
         &crate::dispatch::Auto,

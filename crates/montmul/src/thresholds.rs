@@ -15,4 +15,5 @@ pub const TUNED: Thresholds = Thresholds {
     karatsuba_mul_base: 60,
     karatsuba_sqr_base: usize::MAX,
     generated: &[6, 8],
+    mulx_cios: &[4, 5, 6, 7, 8],
 };

@@ -195,6 +195,7 @@ fn karatsuba_with_small_bases() {
             karatsuba_mul_base: base,
             karatsuba_sqr_base: base,
             generated: &[],
+            mulx_cios: &[],
         };
         for s in [2, 3, 4, 5, 7, 8, 11, 16, 17, 33] {
             for n in [
@@ -216,11 +217,13 @@ fn auto_picks_by_size_and_word() {
     let auto = kernel::by_name::<u64>("auto").expect("registered");
     assert_eq!(kernel::default::<u64>().info().name, "auto");
     let th = thresholds::TUNED;
-    for s in [1, 4, 10, 16, 32, 40, 64, 65, 100, 256] {
+    for s in [1, 4, 5, 6, 8, 9, 10, 16, 32, 40, 64, 65, 100, 256] {
         let mut limbs = vec![u64::MAX; s];
         limbs[0] = u64::MAX - 2;
         let m = Modulus::with_kernel(&limbs, auto, Reduction::Full).unwrap();
-        let want = if th.generated.contains(&s) {
+        let want = if th.mulx_cios.contains(&s) && mulx::is_available() {
+            "mulx-cios"
+        } else if th.generated.contains(&s) {
             "gen-cios"
         } else if s >= th.ifma_from && ifma::is_available() {
             "amm52-ifma"

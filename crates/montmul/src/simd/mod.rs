@@ -4,10 +4,15 @@
 //!
 //! - [`mulx`]: the multiply-accumulate row on BMI2 `mulx` and ADX `adcx`/`adox`
 //!   (two independent carry chains), x86-64 only.
+//! - [`mulx_cios`]: CIOS fully unrolled for 4 to 8 limbs on `mulx`/`adcx`/`adox`,
+//!   the accumulator in registers, x86-64 only.
 //! - [`ifma`]: almost-Montgomery multiplication in radix 2^52 on AVX-512 IFMA
 //!   (`vpmadd52luq`/`vpmadd52huq`), x86-64 only.
 
 #![allow(unsafe_code)]
 
 pub mod ifma;
+// The straight-line triangle and diagonal macros are shared with `mulx_cios`.
+#[macro_use]
 pub mod mulx;
+pub mod mulx_cios;

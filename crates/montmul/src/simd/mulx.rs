@@ -40,6 +40,7 @@ const SCHOOLBOOK: Thresholds = Thresholds {
     karatsuba_mul_base: usize::MAX,
     karatsuba_sqr_base: usize::MAX,
     generated: &[],
+    mulx_cios: &[],
 };
 
 /// Rows on `mulx`/`adcx`/`adox` where the CPU has them, else portable Rust.
