@@ -4,7 +4,7 @@
 //! # Algorithm
 //!
 //! CIOS, Coarsely Integrated Operand Scanning: seed 004
-//! (`/work/shared/seeds/004_2081c68bf825cc4c.txt`, Koc 1997), sec. 10 appendix,
+//! (Koc 1997), sec. 10 appendix,
 //! "Coarsely Integrated Operand Scanning (CIOS) Method" (the same as seed 002, Alg. 2).
 //! For each word `b[i]`: `t += a * b[i]`, then `m = t[0] n0' mod 2^64`,
 //! `t = (t + m n) / 2^64`.
