@@ -55,10 +55,19 @@
 //! subtraction still take about half the time. `montmul tune` measures where the
 //! kernel starts to win (`ifma_from` in [`crate::thresholds`]).
 //!
-//! Squaring (`x86::sqr`): each off-diagonal digit product once, against a copy of the
-//! operand doubled as a number, the diagonal added at the start, the reduction as
-//! above; used for 7 ..= 10 vectors (`x86::SQR_VECTORS`), where it measured faster
-//! than the multiplication, and by the multiplication elsewhere.
+//! Squaring, two kernels, each off-diagonal digit product once, against a copy of the
+//! operand doubled as a number. `x86::sqr` interleaves the rows with the reduction in
+//! the sliding accumulator above; used for 7 ..= 10 vectors (`x86::SQR_VECTORS`).
+//! `x86::sqr_wide` (core `x86::sqr_lanes`, on digits) first builds the whole square by
+//! output vector (no serial dependency), then reduces it in a window that moves one
+//! whole vector every 8 steps (8 shifted copies of n, the phases unrolled: no per-step
+//! shift or add); used from 14 vectors (`x86::SQR_WIDE_VECTORS`), where `mul` spills
+//! and it costs 0.6-0.75x of `mul` from 17 vectors. Elsewhere, and for `Full` when
+//! 52 d = 64 s, the squaring is the multiplication: at 1 ..= 13 vectors each of the
+//! two measured slower than `mul` outside its range. On Zen 4 the loop is bound by
+//! `vpmadd52` throughput (one 512-bit multiply-add a cycle, measured): `mul` does
+//! 4 V a step, a square at best 3 V (2 V for q n, V for the triangle) plus the fixed
+//! costs above, so the 0.8x goal is out of reach at 1024-4096 bits this way.
 //!
 //! Words: 64 (instantiated for other limb types it falls back to
 //! [`crate::algo::cios`]). Reduction: `Full` and `Lazy`. Constant-time: yes. The loop
