@@ -239,3 +239,47 @@ fn sqr_matches_mul_every_limb_count_1_to_70() {
         }
     }
 }
+
+/// The squaring from 71 limbs up to the largest modulus (16384 bits: 256 limbs, 257
+/// under lazy reduction), where the wide squaring (`sqr_wide`) takes over from 14
+/// digit vectors: against the oracle and against the kernel's own `mul(a, a)`, at every
+/// limb count, for moduli with the top bit set and clear (64 s = 52 d at multiples of
+/// 13 limbs: the multiplication under `Full`, the wide squaring under `Lazy`).
+#[test]
+fn sqr_matches_mul_71_to_257_limbs() {
+    use montmul::Kernel;
+    if !runs_here("sqr_matches_mul_71_to_257_limbs") {
+        return;
+    }
+    let mut rng = TestRng::new(0x5a12);
+    for s in 71..=256u32 {
+        for bits in [64 * s, 64 * s - 1] {
+            let n = kit::random_modulus(&mut rng, bits);
+            for r in Reduction::ALL {
+                let m = modulus(&n, r);
+                let limbs = m.limbs();
+                let r_inv = kit::r_inverse(&n, 64 * limbs as u32);
+                let bound = kit::from_limbs(m.bound());
+                let all_ones = (BigUint::from(1u32) << (64 * (s - 1))) - 1u32;
+                let ops = [
+                    BigUint::from(0u32),
+                    BigUint::from(1u32),
+                    &n - 1u32,
+                    all_ones,
+                    &bound - 1u32,
+                    kit::random_below(&mut rng, &bound),
+                ];
+                for a in &ops {
+                    let al = kit::to_limbs::<u64>(a, limbs);
+                    let (mut sq, mut mu) = (vec![0u64; limbs], vec![0u64; limbs]);
+                    Amm52Ifma.sqr(&m, &al, &mut sq);
+                    Amm52Ifma.mul(&m, &al, &al, &mut mu);
+                    assert_eq!(sq, mu, "{m:?} n={n:x} a={a:x}: sqr and mul(a, a) differ");
+                    let got = kit::from_limbs(&sq);
+                    assert!(got < bound, "{m:?} n={n:x} a={a:x}: not below the bound");
+                    assert_eq!(got % &n, (a * a * &r_inv) % &n, "{m:?} n={n:x} a={a:x}");
+                }
+            }
+        }
+    }
+}
