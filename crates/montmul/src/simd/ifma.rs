@@ -232,13 +232,58 @@ mod x86 {
         let bd: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&bw[i]));
         let nd: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&nw[i]));
         let (ad, bd, nd) = (ad.as_flattened(), bd.as_flattened(), nd.as_flattened());
+        let mut digits = [[0u64; 16]; G];
+        // SAFETY: the caller guarantees the CPU features; 16 G >= 8 V digits each, and
+        // d <= 8 V (shape).
+        let c = unsafe {
+            mul_digits::<V>(
+                &ad[..8 * V],
+                &bd[..d],
+                &nd[..8 * V],
+                n0,
+                d,
+                &mut digits.as_flattened_mut()[..8 * V],
+            )
+        };
+        let words: [[u64; 13]; G] = core::array::from_fn(|i| join_group(&digits[i]));
+        let words = words.as_flattened();
+        out.copy_from_slice(&words[..s]);
+        // The value is below 2n < 2^(64 s + 1): with e > 0 the bits above `out` are in
+        // word s and c is 0; with e = 0 (52 d = 64 s) word s is 0 and c is the top.
+        let top = words.get(s).copied().unwrap_or(0) + c;
+        finish(out, top, n, reduction);
+    }
+
+    /// The digit-domain core of [`mul`]: the `d` word-serial steps of the module doc on
+    /// digit vectors, then one carry pass. `a`, `n` and `out` are 8 V digits, `b` at
+    /// least `d`; every digit below 2^52, digits from `d` up 0 (in `a` and `n`). Writes
+    /// the d normalised digits of (a b + Q n) / 2^(52 d) to `out[..d]` (the rest of
+    /// `out` is left as it is) and returns the carry out of digit d - 1: with
+    /// a b < n 2^(52 d) the value is below 2n. `n0` is -n^-1 mod 2^52 in its low 52
+    /// bits (or more bits of it).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512 IFMA.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[inline]
+    pub unsafe fn mul_digits<const V: usize>(
+        a: &[u64],
+        b: &[u64],
+        n: &[u64],
+        n0: u64,
+        d: usize,
+        out: &mut [u64],
+    ) -> u64 {
+        assert!(a.len() == 8 * V && n.len() == 8 * V && out.len() == 8 * V);
+        assert!(2 <= d && d <= 8 * V && b.len() >= d);
+        let (ad, bd, nd) = (a, b, n);
         let k0 = n0 & DIGIT;
 
         let zero = _mm512_setzero_si512();
         let mut av = [zero; V];
         let mut nv = [zero; V];
         for v in 0..V {
-            // SAFETY: ad and nd hold 16 G >= 8 V words, so 8 v .. 8 v + 8 are in bounds;
+            // SAFETY: ad and nd hold 8 V words, so 8 v .. 8 v + 8 are in bounds;
             // loadu has no alignment requirement.
             unsafe {
                 av[v] = _mm512_loadu_si512(ad[8 * v..].as_ptr().cast());
@@ -294,24 +339,32 @@ mod x86 {
         lanes[0][0] = r0;
         // Carries: lane + carry < 2^63 + 2^12, the carry below 2^12; the lanes from d on
         // are 0, and so are the digits there.
-        let mut digits = [[0u64; 16]; G];
         let mut c = 0u64;
-        for (dig, &lane) in digits
-            .as_flattened_mut()
-            .iter_mut()
-            .zip(&lanes.as_flattened()[..d])
-        {
+        for (dig, &lane) in out.iter_mut().zip(&lanes.as_flattened()[..d]) {
             let t = lane + c;
             *dig = t & DIGIT;
             c = t >> 52;
         }
-        let words: [[u64; 13]; G] = core::array::from_fn(|i| join_group(&digits[i]));
-        let words = words.as_flattened();
-        out.copy_from_slice(&words[..s]);
-        // The value is below 2n < 2^(64 s + 1): with e > 0 the bits above `out` are in
-        // word s and c is 0; with e = 0 (52 d = 64 s) word s is 0 and c is the top.
-        let top = words.get(s).copied().unwrap_or(0) + c;
-        finish(out, top, n, reduction);
+        c
+    }
+
+    /// The square of `a` in the digit domain, as [`mul_digits`] with b = a (same
+    /// contract). The hook for a dedicated digit-domain squaring: today it is the
+    /// multiplication.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512 IFMA.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[inline]
+    pub unsafe fn sqr_digits<const V: usize>(
+        a: &[u64],
+        n: &[u64],
+        n0: u64,
+        d: usize,
+        out: &mut [u64],
+    ) -> u64 {
+        // SAFETY: the caller guarantees the CPU features.
+        unsafe { mul_digits::<V>(a, a, n, n0, d, out) }
     }
 
     /// One instance of [`mul`].
@@ -601,9 +654,12 @@ mod x86 {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+pub(super) use x86::{mul_digits, sqr_digits};
+
 /// `x` as 64-bit words, when `L` is `u64`.
 #[cfg(target_arch = "x86_64")]
-fn as_words<L: Limb>(x: &[L]) -> Option<&[u64]> {
+pub(super) fn as_words<L: Limb>(x: &[L]) -> Option<&[u64]> {
     if TypeId::of::<L>() != TypeId::of::<u64>() {
         return None;
     }
@@ -613,7 +669,7 @@ fn as_words<L: Limb>(x: &[L]) -> Option<&[u64]> {
 
 /// `x` as mutable 64-bit words, when `L` is `u64`.
 #[cfg(target_arch = "x86_64")]
-fn as_words_mut<L: Limb>(x: &mut [L]) -> Option<&mut [u64]> {
+pub(super) fn as_words_mut<L: Limb>(x: &mut [L]) -> Option<&mut [u64]> {
     if TypeId::of::<L>() != TypeId::of::<u64>() {
         return None;
     }
