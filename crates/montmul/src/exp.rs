@@ -106,6 +106,31 @@ pub trait Ladder {
     /// `out = entry` where `mask` is all ones, `out` unchanged where it is 0, word by
     /// word, with no branch on the mask.
     fn select(&self, out: &mut Self::Value, entry: &Self::Value, mask: u64);
+
+    /// `out = table[index]`, reading every entry in full and keeping the wanted one
+    /// with masks ([`Ladder::select`]); tells `trace` each entry read.
+    fn lookup<T: Trace>(
+        &self,
+        table: &[Self::Value],
+        index: usize,
+        out: &mut Self::Value,
+        trace: &mut T,
+    ) {
+        for (j, entry) in table.iter().enumerate() {
+            trace.step(Step::Read(j));
+            self.select(out, entry, entry_mask(j, index));
+        }
+    }
+}
+
+/// All ones when `j == index`, else 0, without a branch (both are small). The mask
+/// passes through [`core::hint::black_box`] so that the optimiser does not turn its use
+/// back into a branch.
+#[inline]
+pub fn entry_mask(j: usize, index: usize) -> u64 {
+    // (j ^ index) - 1 has its top bit set exactly when j == index.
+    let hit = ((j ^ index) as u64).wrapping_sub(1) >> 63;
+    core::hint::black_box(hit.wrapping_neg())
 }
 
 /// The ladder on a modulus' limb vectors, through its kernel.
@@ -129,25 +154,6 @@ impl<L: Limb> Ladder for LimbLadder<'_, L> {
     fn select(&self, out: &mut Vec<L>, entry: &Vec<L>, mask: u64) {
         // Truncating all ones or 0 to L keeps it all ones or 0.
         crate::ct::conditional_assign(out, entry, L::from_u64(mask));
-    }
-}
-
-/// `out = table[index]` reading every entry of `table` and keeping the wanted one with
-/// a mask.
-fn ct_lookup<A: Ladder, T: Trace>(
-    ladder: &A,
-    table: &[A::Value],
-    index: usize,
-    out: &mut A::Value,
-    trace: &mut T,
-) {
-    for (j, entry) in table.iter().enumerate() {
-        trace.step(Step::Read(j));
-        // (j ^ index) - 1 has its top bit set exactly when j == index (both are small).
-        let hit = ((j ^ index) as u64).wrapping_sub(1) >> 63;
-        // black_box keeps the optimiser from turning the mask back into a branch.
-        let mask = core::hint::black_box(hit.wrapping_neg());
-        ladder.select(out, entry, mask);
     }
 }
 
@@ -184,7 +190,7 @@ pub fn fixed_window<A: Ladder, T: Trace>(
         let d = digit(exp_be, k * w as usize, w);
         if k + 1 == windows {
             // The first window: acc = 1, so the entry itself is the result so far.
-            ct_lookup(ladder, &table, d, &mut acc, trace);
+            ladder.lookup(&table, d, &mut acc, trace);
             continue;
         }
         for _ in 0..w {
@@ -192,7 +198,7 @@ pub fn fixed_window<A: Ladder, T: Trace>(
             trace.step(Step::Sqr);
             core::mem::swap(&mut acc, &mut tmp);
         }
-        ct_lookup(ladder, &table, d, &mut entry, trace);
+        ladder.lookup(&table, d, &mut entry, trace);
         ladder.mul(&acc, &entry, &mut tmp);
         trace.step(Step::Mul);
         core::mem::swap(&mut acc, &mut tmp);

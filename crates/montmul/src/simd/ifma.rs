@@ -78,7 +78,7 @@ use crate::{Limb, Modulus, Reduction};
 pub struct Amm52Ifma;
 
 /// Mask of one 52-bit digit.
-const DIGIT: u64 = (1 << 52) - 1;
+pub(super) const DIGIT: u64 = (1 << 52) - 1;
 
 /// The largest number of vectors (8 digits each) a modulus of
 /// [`crate::MAX_BITS`] bits needs: 257 limbs under lazy reduction, 317 digits.
@@ -255,12 +255,12 @@ mod x86 {
     }
 
     /// The digit-domain core of [`mul`]: the `d` word-serial steps of the module doc on
-    /// digit vectors, then one carry pass. `a`, `n` and `out` are 8 V digits, `b` at
-    /// least `d`; every digit below 2^52, digits from `d` up 0 (in `a` and `n`). Writes
-    /// the d normalised digits of (a b + Q n) / 2^(52 d) to `out[..d]` (the rest of
-    /// `out` is left as it is) and returns the carry out of digit d - 1: with
-    /// a b < n 2^(52 d) the value is below 2n. `n0` is -n^-1 mod 2^52 in its low 52
-    /// bits (or more bits of it).
+    /// digit vectors, then one carry pass ([`mul_lanes`] and a scalar pass). `a`, `n`
+    /// and `out` are 8 V digits, `b` at least `d`; every digit below 2^52, digits from
+    /// `d` up 0 (in `a` and `n`). Writes the d normalised digits of
+    /// (a b + Q n) / 2^(52 d) to `out[..d]` (the rest of `out` is left as it is) and
+    /// returns the carry out of digit d - 1: with a b < n 2^(52 d) the value is below
+    /// 2n. `n0` is -n^-1 mod 2^52 in its low 52 bits (or more bits of it).
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
@@ -274,7 +274,39 @@ mod x86 {
         d: usize,
         out: &mut [u64],
     ) -> u64 {
-        assert!(a.len() == 8 * V && n.len() == 8 * V && out.len() == 8 * V);
+        assert!(out.len() == 8 * V);
+        let mut lanes = [[0u64; 8]; V];
+        // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
+        unsafe { mul_lanes::<V>(a, b, n, n0, d, lanes.as_flattened_mut()) };
+        // Carries: lane + carry < 2^63 + 2^12, the carry below 2^12; the lanes from d on
+        // are 0, and so are the digits there.
+        let mut c = 0u64;
+        for (dig, &lane) in out.iter_mut().zip(&lanes.as_flattened()[..d]) {
+            let t = lane + c;
+            *dig = t & DIGIT;
+            c = t >> 52;
+        }
+        c
+    }
+
+    /// The word-serial loop of [`mul_digits`] without the carry pass: writes the 8 V
+    /// lanes of the accumulator to `lanes`, not normalised (each below 2^63, the
+    /// value's digit j at lane j plus the carries of the lanes below; lanes from d up
+    /// 0). Same inputs as [`mul_digits`].
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512 IFMA.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[inline]
+    pub unsafe fn mul_lanes<const V: usize>(
+        a: &[u64],
+        b: &[u64],
+        n: &[u64],
+        n0: u64,
+        d: usize,
+        lanes: &mut [u64],
+    ) {
+        assert!(a.len() == 8 * V && n.len() == 8 * V && lanes.len() == 8 * V);
         assert!(2 <= d && d <= 8 * V && b.len() >= d);
         let (ad, bd, nd) = (a, b, n);
         let k0 = n0 & DIGIT;
@@ -331,26 +363,17 @@ mod x86 {
                 acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, acc[v]), hi[v]);
             }
         }
-        let mut lanes = [[0u64; 8]; V];
         for v in 0..V {
-            // SAFETY: lanes[v] is 8 words; storeu has no alignment requirement.
-            unsafe { _mm512_storeu_si512(lanes[v].as_mut_ptr().cast(), acc[v]) };
+            // SAFETY: lanes holds 8 V words, so 8 v .. 8 v + 8 are in bounds; storeu has
+            // no alignment requirement.
+            unsafe { _mm512_storeu_si512(lanes[8 * v..].as_mut_ptr().cast(), acc[v]) };
         }
-        lanes[0][0] = r0;
-        // Carries: lane + carry < 2^63 + 2^12, the carry below 2^12; the lanes from d on
-        // are 0, and so are the digits there.
-        let mut c = 0u64;
-        for (dig, &lane) in out.iter_mut().zip(&lanes.as_flattened()[..d]) {
-            let t = lane + c;
-            *dig = t & DIGIT;
-            c = t >> 52;
-        }
-        c
+        lanes[0] = r0;
     }
 
-    /// The square of `a` in the digit domain, as [`mul_digits`] with b = a (same
-    /// contract). The hook for a dedicated digit-domain squaring: today it is the
-    /// multiplication.
+    /// The square of `a` in the digit domain, as [`mul_lanes`] with b = a (same
+    /// contract, the lanes not normalised). The hook for a dedicated digit-domain
+    /// squaring: today it is the multiplication.
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
@@ -361,10 +384,10 @@ mod x86 {
         n: &[u64],
         n0: u64,
         d: usize,
-        out: &mut [u64],
-    ) -> u64 {
+        lanes: &mut [u64],
+    ) {
         // SAFETY: the caller guarantees the CPU features.
-        unsafe { mul_digits::<V>(a, a, n, n0, d, out) }
+        unsafe { mul_lanes::<V>(a, a, n, n0, d, lanes) }
     }
 
     /// One instance of [`mul`].
@@ -655,7 +678,7 @@ mod x86 {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(super) use x86::{mul_digits, sqr_digits};
+pub(super) use x86::{mul_lanes, sqr_digits};
 
 /// `x` as 64-bit words, when `L` is `u64`.
 #[cfg(target_arch = "x86_64")]
