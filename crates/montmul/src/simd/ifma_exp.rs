@@ -207,36 +207,44 @@ unsafe fn normalise<const V: usize>(lanes: &[[u64; 8]; V], out: &mut [u64]) {
 }
 
 /// `out` = the entry of `table` whose mask is all ones (the others 0): every entry
-/// read in full, AND-ed with its mask and OR-ed in, 8 digits at a time.
+/// read in full, AND-ed with its mask and OR-ed into V accumulators.
 ///
 /// # Safety
 /// The CPU has AVX-512F.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-unsafe fn select_vectors(table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
+unsafe fn select_vectors<const V: usize>(table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
     use core::arch::x86_64::*;
-    assert!(out.len() % 8 == 0 && table.iter().all(|e| e.len() == out.len()));
-    for v in 0..out.len() / 8 {
-        let mut acc = _mm512_setzero_si512();
-        for (entry, &mask) in table.iter().zip(masks) {
-            // SAFETY: every entry has out.len() >= 8 v + 8 words; loadu has no
-            // alignment requirement.
-            let x = unsafe { _mm512_loadu_si512(entry[8 * v..].as_ptr().cast()) };
+    assert!(out.len() == 8 * V);
+    let mut acc = [_mm512_setzero_si512(); V];
+    for (entry, &mask) in table.iter().zip(masks) {
+        assert!(entry.len() == 8 * V);
+        let m = _mm512_set1_epi64(mask as i64);
+        for (v, acc) in acc.iter_mut().enumerate() {
+            // SAFETY: the entry has 8 V words, so 8 v .. 8 v + 8 are in bounds; loadu
+            // has no alignment requirement.
+            let x = unsafe { _mm512_loadu_si512(entry.as_ptr().add(8 * v).cast()) };
             // acc | (x & mask).
-            acc = _mm512_ternarylogic_epi64::<0xf8>(acc, x, _mm512_set1_epi64(mask as i64));
+            *acc = _mm512_ternarylogic_epi64::<0xf8>(*acc, x, m);
         }
-        // SAFETY: as above, for `out`.
-        unsafe { _mm512_storeu_si512(out[8 * v..].as_mut_ptr().cast(), acc) };
+    }
+    for (v, acc) in acc.iter().enumerate() {
+        // SAFETY: out holds 8 V words; storeu has no alignment requirement.
+        unsafe { _mm512_storeu_si512(out[8 * v..].as_mut_ptr().cast(), *acc) };
     }
 }
 
-/// The multiplication and the squaring for `v` vectors.
+/// A masked table read for one vector count ([`select_vectors`]).
 #[cfg(target_arch = "x86_64")]
-fn products(v: usize) -> (MulFn, MulFn) {
+type SelectFn = unsafe fn(&[Vec<u64>], &[u64], &mut [u64]);
+
+/// The multiplication, the squaring and the table read for `v` vectors.
+#[cfg(target_arch = "x86_64")]
+fn products(v: usize) -> (MulFn, MulFn, SelectFn) {
     macro_rules! by_vectors {
         ($v:expr, $($n:literal)*) => {
             match $v {
-                $($n => (mul::<$n> as MulFn, sqr::<$n> as MulFn),)*
+                $($n => (mul::<$n> as MulFn, sqr::<$n> as MulFn, select_vectors::<$n> as SelectFn),)*
                 _ => unreachable!("more vectors than the largest modulus needs"),
             }
         };
@@ -269,6 +277,7 @@ struct Digits {
     r1: Vec<u64>,
     mul: MulFn,
     sqr: MulFn,
+    select: SelectFn,
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -281,7 +290,7 @@ impl Digits {
         let bits = 64 * s as u32 - n[s - 1].leading_zeros();
         let (d, v, e) = shape(s, bits);
         assert!(v <= ifma::MAX_VECTORS);
-        let (mul, sqr) = products(v);
+        let (mul, sqr, select) = products(v);
         // R 2^e and R 2^(2e) mod n, by doublings of R mod n < n.
         let mut x = r1.to_vec();
         for _ in 0..e {
@@ -302,6 +311,7 @@ impl Digits {
             r1: Vec::new(),
             mul,
             sqr,
+            select,
         };
         dom.n = dom.to_digits(n);
         dom.one = dom.to_digits(&one);
@@ -395,7 +405,7 @@ impl Ladder for Digits {
             *mask = entry_mask(j, index);
         }
         // SAFETY: `new` checked AVX-512F; the lengths are checked inside.
-        unsafe { select_vectors(table, &masks[..table.len()], out) };
+        unsafe { (self.select)(table, &masks[..table.len()], out) };
     }
 }
 
