@@ -38,13 +38,13 @@
 //! (`select_vectors`). Squarings call the kernel's `sqr_digits`, today the
 //! multiplication with both operands equal: the place for a dedicated squaring.
 
-use crate::exp::{fixed_window, Trace};
+use crate::exp::Trace;
 use crate::{Limb, Modulus};
 
 #[cfg(target_arch = "x86_64")]
 use super::ifma::{self, as_words, as_words_mut, join_group, split_group, Amm52Ifma};
 #[cfg(target_arch = "x86_64")]
-use crate::exp::{entry_mask, Ladder, Step};
+use crate::exp::{entry_mask, fixed_window, Ladder, Step};
 #[cfg(target_arch = "x86_64")]
 use crate::kernel::Kernel;
 
@@ -97,7 +97,7 @@ pub fn pow<L: Limb, T: Trace>(
         // Back: mont'(y, R mod n), below 2n, then the policy's finish.
         let mut z = ladder.zero();
         ladder.mul(&y, &ladder.r1, &mut z);
-        ladder.from_digits(&z, words, m.reduction());
+        ladder.to_words(&z, words, m.reduction());
         Some(out)
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -340,7 +340,7 @@ impl Digits {
 
     /// `out` (s limbs) = the value of the digits `z` (each below 2^52, value below 2n),
     /// reduced under `reduction` with one masked subtraction.
-    fn from_digits(&self, z: &[u64], out: &mut [u64], reduction: crate::Reduction) {
+    fn to_words(&self, z: &[u64], out: &mut [u64], reduction: crate::Reduction) {
         let groups = z.len().div_ceil(16);
         let mut g = vec![[0u64; 16]; groups];
         g.as_flattened_mut()[..z.len()].copy_from_slice(z);
