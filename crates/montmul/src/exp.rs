@@ -89,66 +89,136 @@ fn digit(exp_be: &[u8], lo: usize, w: u32) -> usize {
     (0..w as usize).fold(0, |d, k| d | exp_bit(exp_be, lo + k) << k)
 }
 
-/// `out = table[index]` reading every entry of `table` (entries of `out.len()` limbs)
-/// and keeping the wanted one with a mask.
-fn ct_lookup<L: Limb, T: Trace>(table: &[L], index: usize, out: &mut [L], trace: &mut T) {
-    out.fill(L::ZERO);
-    for (j, entry) in table.chunks_exact(out.len()).enumerate() {
-        trace.step(Step::Read(j));
-        // (j ^ index) - 1 has its top bit set exactly when j == index (both are small).
-        let hit = ((j ^ index) as u64).wrapping_sub(1) >> 63;
-        // black_box keeps the optimiser from turning the mask back into a branch.
-        let mask = core::hint::black_box(L::mask_from_bit(L::from_u64(hit)));
-        for (o, &e) in out.iter_mut().zip(entry) {
-            *o = o.or(e.and(mask));
+/// The arithmetic of the fixed-window ladder ([`fixed_window`]): values in some
+/// Montgomery domain, their products, and a masked copy for the table reads. [`pow`]
+/// runs the ladder on a modulus' limb vectors ([`LimbLadder`]) or, for the AVX-512
+/// IFMA kernel, on 52-bit digit vectors ([`crate::simd::ifma_exp`]); both give the
+/// ladder the same steps, so the same [`Trace`] sees them.
+pub trait Ladder {
+    /// One value of the domain.
+    type Value: Clone;
+    /// The domain's 1 (Montgomery form).
+    fn one(&self) -> Self::Value;
+    /// `out = a^2` (Montgomery product).
+    fn sqr(&self, a: &Self::Value, out: &mut Self::Value);
+    /// `out = a b` (Montgomery product).
+    fn mul(&self, a: &Self::Value, b: &Self::Value, out: &mut Self::Value);
+    /// `out = entry` where `mask` is all ones, `out` unchanged where it is 0, word by
+    /// word, with no branch on the mask.
+    fn select(&self, out: &mut Self::Value, entry: &Self::Value, mask: u64);
+
+    /// `out = table[index]`, reading every entry in full and keeping the wanted one
+    /// with masks ([`Ladder::select`]); tells `trace` each entry read.
+    fn lookup<T: Trace>(
+        &self,
+        table: &[Self::Value],
+        index: usize,
+        out: &mut Self::Value,
+        trace: &mut T,
+    ) {
+        for (j, entry) in table.iter().enumerate() {
+            trace.step(Step::Read(j));
+            self.select(out, entry, entry_mask(j, index));
         }
     }
+}
+
+/// All ones when `j == index`, else 0, without a branch (both are small). The mask
+/// passes through [`core::hint::black_box`] so that the optimiser does not turn its use
+/// back into a branch.
+#[inline]
+pub fn entry_mask(j: usize, index: usize) -> u64 {
+    // (j ^ index) - 1 has its top bit set exactly when j == index.
+    let hit = ((j ^ index) as u64).wrapping_sub(1) >> 63;
+    core::hint::black_box(hit.wrapping_neg())
+}
+
+/// The ladder on a modulus' limb vectors, through its kernel.
+pub struct LimbLadder<'m, L: Limb>(pub &'m Modulus<L>);
+
+impl<L: Limb> Ladder for LimbLadder<'_, L> {
+    type Value = Vec<L>;
+
+    fn one(&self) -> Vec<L> {
+        self.0.r1().to_vec()
+    }
+
+    fn sqr(&self, a: &Vec<L>, out: &mut Vec<L>) {
+        self.0.mont_sqr(a, out);
+    }
+
+    fn mul(&self, a: &Vec<L>, b: &Vec<L>, out: &mut Vec<L>) {
+        self.0.mont_mul(a, b, out);
+    }
+
+    fn select(&self, out: &mut Vec<L>, entry: &Vec<L>, mask: u64) {
+        // Truncating all ones or 0 to L keeps it all ones or 0.
+        crate::ct::conditional_assign(out, entry, L::from_u64(mask));
+    }
+}
+
+/// `base^e` by a fixed window with masked table reads, in the ladder's domain: the
+/// body of [`pow`]. Constant-time in the exponent's value when the ladder's products
+/// and [`Ladder::select`] are; its length counts as `8 * exp_be.len()` bits.
+pub fn fixed_window<A: Ladder, T: Trace>(
+    ladder: &A,
+    base: &A::Value,
+    exp_be: &[u8],
+    trace: &mut T,
+) -> A::Value {
+    let bits = 8 * exp_be.len();
+    let w = ct_window(bits);
+    let size = 1usize << w;
+    // table[i] = base^i: 1, base, then squares for even i and products for odd i.
+    let mut table = vec![ladder.one(), base.clone()];
+    for i in 2..size {
+        let mut next = base.clone();
+        if i % 2 == 0 {
+            ladder.sqr(&table[i / 2], &mut next);
+            trace.step(Step::Sqr);
+        } else {
+            ladder.mul(&table[i - 1], base, &mut next);
+            trace.step(Step::Mul);
+        }
+        table.push(next);
+    }
+    let windows = bits.div_ceil(w as usize);
+    let mut acc = ladder.one();
+    let mut entry = ladder.one();
+    let mut tmp = ladder.one();
+    for k in (0..windows).rev() {
+        let d = digit(exp_be, k * w as usize, w);
+        if k + 1 == windows {
+            // The first window: acc = 1, so the entry itself is the result so far.
+            ladder.lookup(&table, d, &mut acc, trace);
+            continue;
+        }
+        for _ in 0..w {
+            ladder.sqr(&acc, &mut tmp);
+            trace.step(Step::Sqr);
+            core::mem::swap(&mut acc, &mut tmp);
+        }
+        ladder.lookup(&table, d, &mut entry, trace);
+        ladder.mul(&acc, &entry, &mut tmp);
+        trace.step(Step::Mul);
+        core::mem::swap(&mut acc, &mut tmp);
+    }
+    acc
 }
 
 /// `base^e` in Montgomery form (`base` below `m.bound()`, big-endian exponent), by a
 /// fixed window with masked table reads. Constant-time in the exponent's value; its
 /// length counts as `8 * exp_be.len()` bits. `x^0 = 1`, `0^0` included.
+///
+/// When the modulus' kernel is `amm52-ifma` (and the CPU has AVX-512 IFMA) the ladder
+/// runs on 52-bit digits from the first product to the last
+/// ([`crate::simd::ifma_exp`]); otherwise on limb vectors through the kernel. The
+/// steps are the same.
 pub fn pow<L: Limb, T: Trace>(m: &Modulus<L>, base: &[L], exp_be: &[u8], trace: &mut T) -> Vec<L> {
-    let s = m.limbs();
-    let bits = 8 * exp_be.len();
-    let w = ct_window(bits);
-    let size = 1usize << w;
-    // table[i] = base^i: 1, base, then squares for even i and products for odd i.
-    let mut table = vec![L::ZERO; size * s];
-    table[..s].copy_from_slice(m.r1());
-    table[s..2 * s].copy_from_slice(base);
-    for i in 2..size {
-        let (done, rest) = table.split_at_mut(i * s);
-        if i % 2 == 0 {
-            m.mont_sqr(&done[i / 2 * s..(i / 2 + 1) * s], &mut rest[..s]);
-            trace.step(Step::Sqr);
-        } else {
-            m.mont_mul(&done[(i - 1) * s..i * s], base, &mut rest[..s]);
-            trace.step(Step::Mul);
-        }
+    if let Some(out) = crate::simd::ifma_exp::pow(m, base, exp_be, trace) {
+        return out;
     }
-    let windows = bits.div_ceil(w as usize);
-    let mut acc = m.r1().to_vec();
-    let mut entry = vec![L::ZERO; s];
-    let mut tmp = vec![L::ZERO; s];
-    for k in (0..windows).rev() {
-        let d = digit(exp_be, k * w as usize, w);
-        if k + 1 == windows {
-            // The first window: acc = 1, so the entry itself is the result so far.
-            ct_lookup(&table, d, &mut acc, trace);
-            continue;
-        }
-        for _ in 0..w {
-            m.mont_sqr(&acc, &mut tmp);
-            trace.step(Step::Sqr);
-            core::mem::swap(&mut acc, &mut tmp);
-        }
-        ct_lookup(&table, d, &mut entry, trace);
-        m.mont_mul(&acc, &entry, &mut tmp);
-        trace.step(Step::Mul);
-        core::mem::swap(&mut acc, &mut tmp);
-    }
-    acc
+    fixed_window(&LimbLadder(m), &base.to_vec(), exp_be, trace)
 }
 
 /// `base^e` in Montgomery form by a left-to-right sliding window over the odd powers

@@ -166,3 +166,150 @@ fn pow_steps_do_not_depend_on_the_exponent_bits() {
         }
     }
 }
+
+/// Whether AVX-512 IFMA is here; says so when the test is skipped.
+fn ifma_here(test: &str) -> bool {
+    if montmul::simd::ifma::is_available() {
+        true
+    } else {
+        eprintln!("{test}: skipped: no AVX-512 IFMA");
+        false
+    }
+}
+
+/// `pow` on the digit path (`amm52-ifma` and `auto` moduli) against the oracle for
+/// `n`, under both policies: bases 0, 1, n-1 and random, exponents empty, 0, 1,
+/// all ones and random of up to `max_exp_len` bytes.
+fn check_digit_path(rng: &mut TestRng, n: &BigUint, max_exp_len: usize) {
+    let s = (n.bits() as u32).div_ceil(64) as usize;
+    let bases = [
+        BigUint::from(0u32),
+        BigUint::from(1u32),
+        n - 1u32,
+        kit::random_below(rng, n),
+    ];
+    let mut exps = vec![vec![], vec![0], vec![1], vec![0, 1], vec![0xff]];
+    for len in [3, 16, 64, 128, 256, 512] {
+        if len > max_exp_len {
+            break;
+        }
+        exps.push(vec![0xff; len]);
+        exps.push(random_bytes(rng, len));
+    }
+    for name in ["amm52-ifma", "auto"] {
+        for r in Reduction::ALL {
+            let k = kernel::by_name::<u64>(name).expect("registered");
+            let m = Modulus::with_kernel(&kit::to_limbs::<u64>(n, s), k, r).unwrap();
+            if name == "amm52-ifma" || m.limbs() >= 10 {
+                assert!(
+                    montmul::simd::ifma_exp::applies(&m),
+                    "{name} {r} {} bits",
+                    n.bits()
+                );
+            }
+            let bound = kit::from_limbs(m.bound());
+            for b in &bases {
+                let x = Residue::new(&m, &kit::to_limbs::<u64>(b, m.limbs())).unwrap();
+                for e in &exps {
+                    let want = kit::pow_mod(b, &BigUint::from_bytes_be(e), n);
+                    let got = x.pow(e);
+                    assert_eq!(
+                        kit::from_limbs(&got.to_limbs()),
+                        want,
+                        "{name} {r} n={n:x} b={b:x} e={e:x?}"
+                    );
+                    assert!(kit::from_limbs(got.montgomery_limbs()) < bound);
+                }
+            }
+        }
+    }
+}
+
+/// The digit-domain exponentiation at 640 to 4096 bits: random moduli (top bit of the
+/// top limb set and clear), the kit's edge moduli, and the sizes where the digit
+/// domain's shift e = 52 d' - 64 s is 0 (13, 26, 39 limbs with two spare bits) or where
+/// R' > 4n needs one more digit (832 bits: 16 digits would be exactly 64 s).
+#[test]
+fn ifma_digit_path_matches_the_oracle() {
+    if !ifma_here("ifma_digit_path_matches_the_oracle") {
+        return;
+    }
+    let mut rng = TestRng::new(0x1fa);
+    let sizes: &[(u32, usize)] = &[
+        (640, 256),
+        (700, 64),
+        (830, 128),
+        (831, 64),
+        (832, 128),
+        (1023, 64),
+        (1024, 512),
+        (1090, 64),
+        (1662, 64),
+        (1664, 64),
+        (2048, 64),
+        (2494, 16),
+        (3072, 16),
+        (4096, 16),
+    ];
+    for &(bits, max_len) in sizes {
+        let n = kit::random_modulus(&mut rng, bits);
+        check_digit_path(&mut rng, &n, max_len);
+    }
+    for bits in [640, 832, 1024, 2048, 4096] {
+        for n in kit::edge_moduli(bits, 64) {
+            check_digit_path(&mut rng, &n, 16);
+        }
+    }
+    // The digit counts themselves: e = 0 at 13 limbs and 830 bits, one more digit at
+    // 831 and 832 bits; R' > 4n always.
+    use montmul::simd::ifma_exp::shape;
+    assert_eq!(shape(13, 830), (16, 2, 0));
+    assert_eq!(shape(13, 832), (17, 3, 52));
+    assert_eq!(shape(16, 1024), (20, 3, 16));
+    for s in 1..=257usize {
+        for bits in [64 * s as u32 - 63, 64 * s as u32 - 2, 64 * s as u32] {
+            let (d, v, e) = shape(s, bits);
+            assert!(52 * d >= bits as usize + 2 && e < 104 && v <= 40 && 8 * v >= d);
+        }
+    }
+}
+
+/// The digit path's steps are the limb path's (the same ladder), and do not depend on
+/// the exponent's bits.
+#[test]
+fn ifma_digit_path_steps_do_not_depend_on_the_exponent_bits() {
+    if !ifma_here("ifma_digit_path_steps_do_not_depend_on_the_exponent_bits") {
+        return;
+    }
+    let mut rng = TestRng::new(98);
+    for bits in [832, 1024] {
+        let n = kit::random_modulus(&mut rng, bits);
+        for r in Reduction::ALL {
+            let s = (bits as usize).div_ceil(64);
+            let limbs = kit::to_limbs::<u64>(&n, s);
+            let ifma = kernel::by_name::<u64>("amm52-ifma").unwrap();
+            let m = Modulus::with_kernel(&limbs, ifma, r).unwrap();
+            assert!(montmul::simd::ifma_exp::applies(&m));
+            let limb_m = Modulus::with_kernel(&limbs, kernel::by_name("cios").unwrap(), r).unwrap();
+            assert!(!montmul::simd::ifma_exp::applies(&limb_m));
+            let x = kit::random_below(&mut rng, &n);
+            let base = Residue::new(&m, &kit::to_limbs::<u64>(&x, m.limbs())).unwrap();
+            let limb_base = Residue::new(&limb_m, &kit::to_limbs::<u64>(&x, m.limbs())).unwrap();
+            for len in [1usize, 3, 40, 128] {
+                let random = random_bytes(&mut rng, len);
+                let mut one_bit = vec![0u8; len];
+                one_bit[len - 1] = 1;
+                let candidates = [vec![0u8; len], vec![0xff; len], one_bit, random];
+                let reference = trace(&limb_m, limb_base.montgomery_limbs(), &candidates[0], false);
+                assert!(reference.contains(&Step::Read((1 << exp::ct_window(8 * len)) - 1)));
+                for e in &candidates {
+                    assert_eq!(
+                        trace(&m, base.montgomery_limbs(), e, false),
+                        reference,
+                        "{r} {bits} bits, len {len} e={e:x?}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -50,10 +50,13 @@
 //! into 64-bit limbs.
 //!
 //! The conversions 64 -> 52 -> 64 bits cost O(s) per call (groups of 13 words and 16
-//! digits in straight-line code, [`split_group`], [`join_group`]), against d^2 / 2
-//! vector multiply-adds (4 per vector per step); at 1024 bits they and the final
-//! subtraction still take about half the time. `montmul tune` measures where the
-//! kernel starts to win (`ifma_from` in [`crate::thresholds`]).
+//! digits in straight-line code, [`split_group`], [`join_group`]; the multiplication
+//! does the same with permutes and variable shifts, 8 digits or words per vector,
+//! `x86::split_vectors` and `x86::join_vectors`), against d^2 / 2 vector multiply-adds
+//! (4 per vector per step); at 1024 bits they and the final subtraction still take a
+//! large share of the time. `montmul tune` measures where the kernel starts to win
+//! (`ifma_from` in [`crate::thresholds`]). Exponentiation avoids them between products:
+//! [`crate::simd::ifma_exp`].
 //!
 //! Squaring, two kernels, each off-diagonal digit product once, against a copy of the
 //! operand doubled as a number. `x86::sqr` interleaves the rows with the reduction in
@@ -87,7 +90,7 @@ use crate::{Limb, Modulus, Reduction};
 pub struct Amm52Ifma;
 
 /// Mask of one 52-bit digit.
-const DIGIT: u64 = (1 << 52) - 1;
+pub(super) const DIGIT: u64 = (1 << 52) - 1;
 
 /// The largest number of vectors (8 digits each) a modulus of
 /// [`crate::MAX_BITS`] bits needs: 257 limbs under lazy reduction, 317 digits.
@@ -222,7 +225,8 @@ mod x86 {
         // The operands as words, zero-padded to G whole groups (13 G >= s), b shifted
         // left by e bits (b' = b 2^e < 2^(52 d) <= 2^(64 13 G)): no digit reaches past
         // the arrays.
-        let (mut aw, mut bw, mut nw) = ([[0u64; 13]; G], [[0u64; 13]; G], [[0u64; 13]; G]);
+        // (Stored as 16 G words: the vector split reads one word past 13 G, which is 0.)
+        let (mut aw, mut bw, mut nw) = ([[0u64; 16]; G], [[0u64; 16]; G], [[0u64; 16]; G]);
         aw.as_flattened_mut()[..s].copy_from_slice(a);
         nw.as_flattened_mut()[..s].copy_from_slice(n);
         let bws = bw.as_flattened_mut();
@@ -237,17 +241,100 @@ mod x86 {
         }
         // (Without a word s, 64 s = 52 d: e = 0 and nothing is shifted out.)
         // Digits d .. 16 G of a, n and b' are 0: the values are below 2^(52 d).
-        let ad: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&aw[i]));
-        let bd: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&bw[i]));
-        let nd: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&nw[i]));
+        let (mut ad, mut bd, mut nd) = ([[0u64; 16]; G], [[0u64; 16]; G], [[0u64; 16]; G]);
+        // SAFETY: the caller guarantees the CPU features; 16 G > 13 G words each.
+        unsafe {
+            split_vectors::<G>(aw.as_flattened(), &mut ad);
+            split_vectors::<G>(bw.as_flattened(), &mut bd);
+            split_vectors::<G>(nw.as_flattened(), &mut nd);
+        }
         let (ad, bd, nd) = (ad.as_flattened(), bd.as_flattened(), nd.as_flattened());
+        let mut digits = [[0u64; 16]; G];
+        // SAFETY: the caller guarantees the CPU features; 16 G >= 8 V digits each, and
+        // d <= 8 V (shape).
+        let c = unsafe {
+            mul_digits::<V>(
+                &ad[..8 * V],
+                &bd[..d],
+                &nd[..8 * V],
+                n0,
+                d,
+                &mut digits.as_flattened_mut()[..8 * V],
+            )
+        };
+        let mut words = [[0u64; 13]; G];
+        // SAFETY: the caller guarantees the CPU features; words holds 13 G words.
+        unsafe { join_vectors::<G>(&digits, words.as_flattened_mut()) };
+        let words = words.as_flattened();
+        out.copy_from_slice(&words[..s]);
+        // The value is below 2n < 2^(64 s + 1): with e > 0 the bits above `out` are in
+        // word s and c is 0; with e = 0 (52 d = 64 s) word s is 0 and c is the top.
+        let top = words.get(s).copied().unwrap_or(0) + c;
+        finish(out, top, n, reduction);
+    }
+
+    /// The digit-domain core of [`mul`]: the `d` word-serial steps of the module doc on
+    /// digit vectors, then one carry pass ([`mul_lanes`] and a scalar pass). `a`, `n`
+    /// and `out` are 8 V digits, `b` at least `d`; every digit below 2^52, digits from
+    /// `d` up 0 (in `a` and `n`). Writes the d normalised digits of
+    /// (a b + Q n) / 2^(52 d) to `out[..d]` (the rest of `out` is left as it is) and
+    /// returns the carry out of digit d - 1: with a b < n 2^(52 d) the value is below
+    /// 2n. `n0` is -n^-1 mod 2^52 in its low 52 bits (or more bits of it).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512 IFMA.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[inline]
+    pub unsafe fn mul_digits<const V: usize>(
+        a: &[u64],
+        b: &[u64],
+        n: &[u64],
+        n0: u64,
+        d: usize,
+        out: &mut [u64],
+    ) -> u64 {
+        assert!(out.len() == 8 * V);
+        let mut lanes = [[0u64; 8]; V];
+        // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
+        unsafe { mul_lanes::<V>(a, b, n, n0, d, lanes.as_flattened_mut()) };
+        // Carries: lane + carry < 2^63 + 2^12, the carry below 2^12; the lanes from d on
+        // are 0, and so are the digits there.
+        let mut c = 0u64;
+        for (dig, &lane) in out.iter_mut().zip(&lanes.as_flattened()[..d]) {
+            let t = lane + c;
+            *dig = t & DIGIT;
+            c = t >> 52;
+        }
+        c
+    }
+
+    /// The word-serial loop of [`mul_digits`] without the carry pass: writes the 8 V
+    /// lanes of the accumulator to `lanes`, not normalised (each below 2^63, the
+    /// value's digit j at lane j plus the carries of the lanes below; lanes from d up
+    /// 0). Same inputs as [`mul_digits`].
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512 IFMA.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[inline]
+    pub unsafe fn mul_lanes<const V: usize>(
+        a: &[u64],
+        b: &[u64],
+        n: &[u64],
+        n0: u64,
+        d: usize,
+        lanes: &mut [u64],
+    ) {
+        assert!(a.len() == 8 * V && n.len() == 8 * V && lanes.len() == 8 * V);
+        assert!(2 <= d && d <= 8 * V && b.len() >= d);
+        let (ad, bd, nd) = (a, b, n);
         let k0 = n0 & DIGIT;
 
         let zero = _mm512_setzero_si512();
         let mut av = [zero; V];
         let mut nv = [zero; V];
         for v in 0..V {
-            // SAFETY: ad and nd hold 16 G >= 8 V words, so 8 v .. 8 v + 8 are in bounds;
+            // SAFETY: ad and nd hold 8 V words, so 8 v .. 8 v + 8 are in bounds;
             // loadu has no alignment requirement.
             unsafe {
                 av[v] = _mm512_loadu_si512(ad[8 * v..].as_ptr().cast());
@@ -295,32 +382,124 @@ mod x86 {
                 acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, acc[v]), hi[v]);
             }
         }
-        let mut lanes = [[0u64; 8]; V];
         for v in 0..V {
-            // SAFETY: lanes[v] is 8 words; storeu has no alignment requirement.
-            unsafe { _mm512_storeu_si512(lanes[v].as_mut_ptr().cast(), acc[v]) };
+            // SAFETY: lanes holds 8 V words, so 8 v .. 8 v + 8 are in bounds; storeu has
+            // no alignment requirement.
+            unsafe { _mm512_storeu_si512(lanes[8 * v..].as_mut_ptr().cast(), acc[v]) };
         }
-        lanes[0][0] = r0;
-        // Carries: lane + carry < 2^63 + 2^12, the carry below 2^12; the lanes from d on
-        // are 0, and so are the digits there.
-        let mut digits = [[0u64; 16]; G];
-        let mut c = 0u64;
-        for (dig, &lane) in digits
-            .as_flattened_mut()
-            .iter_mut()
-            .zip(&lanes.as_flattened()[..d])
-        {
-            let t = lane + c;
-            *dig = t & DIGIT;
-            c = t >> 52;
+        lanes[0] = r0;
+    }
+
+    /// The square of `a` in the digit domain, as [`mul_lanes`] with b = a (same
+    /// contract, the lanes not normalised). The hook for a dedicated digit-domain
+    /// squaring: today it is the multiplication.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512 IFMA.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[inline]
+    pub unsafe fn sqr_digits<const V: usize>(
+        a: &[u64],
+        n: &[u64],
+        n0: u64,
+        d: usize,
+        lanes: &mut [u64],
+    ) {
+        // SAFETY: the caller guarantees the CPU features.
+        unsafe { mul_lanes::<V>(a, a, n, n0, d, lanes) }
+    }
+
+    /// [`split_group`] for the G groups of `w` at once, 8 digits per vector: digit k of
+    /// a group (bit 52 k) is word i_k of it shifted right by r_k, or-ed with word
+    /// i_k + 1 shifted left by 64 - r_k (a shift by 64 gives 0), both gathered with a
+    /// permute from 8 words loaded at word 0 (digits 0 .. 8) or 6 (digits 8 .. 16) of
+    /// the group. `w` has 13 G words plus at least 1 of padding (the second load of the
+    /// last group reads words 13 G - 7 .. 13 G + 1).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) unsafe fn split_vectors<const G: usize>(w: &[u64], out: &mut [[u64; 16]; G]) {
+        assert!(w.len() > 13 * G);
+        let digit = _mm512_set1_epi64(DIGIT as i64);
+        let (lo0, r0) = (
+            _mm512_set_epi64(5, 4, 4, 3, 2, 1, 0, 0),
+            _mm512_set_epi64(44, 56, 4, 16, 28, 40, 52, 0),
+        );
+        let (lo1, r1) = (
+            _mm512_set_epi64(6, 5, 4, 3, 2, 2, 1, 0),
+            _mm512_set_epi64(12, 24, 36, 48, 60, 8, 20, 32),
+        );
+        let one = _mm512_set1_epi64(1);
+        let sixty_four = _mm512_set1_epi64(64);
+        for (g, o) in out.iter_mut().enumerate() {
+            for (k, (lo, r)) in [(lo0, r0), (lo1, r1)].into_iter().enumerate() {
+                // SAFETY: words 13 g + 6 k .. 13 g + 6 k + 8 are within w (13 G + 1
+                // words at least); loadu has no alignment requirement.
+                let x = unsafe { _mm512_loadu_si512(w[13 * g + 6 * k..].as_ptr().cast()) };
+                let low = _mm512_srlv_epi64(_mm512_permutexvar_epi64(lo, x), r);
+                let hi = _mm512_permutexvar_epi64(_mm512_add_epi64(lo, one), x);
+                let high = _mm512_sllv_epi64(hi, _mm512_sub_epi64(sixty_four, r));
+                let d = _mm512_and_si512(_mm512_or_si512(low, high), digit);
+                // SAFETY: o[8 k .. 8 k + 8] is in bounds; storeu has no alignment
+                // requirement.
+                unsafe { _mm512_storeu_si512(o[8 * k..].as_mut_ptr().cast(), d) };
+            }
         }
-        let words: [[u64; 13]; G] = core::array::from_fn(|i| join_group(&digits[i]));
-        let words = words.as_flattened();
-        out.copy_from_slice(&words[..s]);
-        // The value is below 2n < 2^(64 s + 1): with e > 0 the bits above `out` are in
-        // word s and c is 0; with e = 0 (52 d = 64 s) word s is 0 and c is the top.
-        let top = words.get(s).copied().unwrap_or(0) + c;
-        finish(out, top, n, reduction);
+    }
+
+    /// [`join_group`] for G groups at once: word k of a group (bit 64 k) is digit j_k
+    /// shifted right by r_k, or-ed with digit j_k + 1 shifted left by 52 - r_k and
+    /// digit j_k + 2 shifted left by 104 - r_k (shifts of 64 or more give 0), gathered
+    /// from the group's 16 digits with two-source permutes. `out` has at least 13 G
+    /// words; the second store of a group is masked to its 5 words.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) unsafe fn join_vectors<const G: usize>(d: &[[u64; 16]; G], out: &mut [u64]) {
+        assert!(out.len() >= 13 * G);
+        let j0 = _mm512_set_epi64(8, 7, 6, 4, 3, 2, 1, 0);
+        let r0 = _mm512_set_epi64(32, 20, 8, 48, 36, 24, 12, 0);
+        // Words 8 .. 13 (lanes 5 .. 8 unused: index 0, shifted out).
+        let j1 = _mm512_set_epi64(0, 0, 0, 14, 13, 12, 11, 9);
+        let r1 = _mm512_set_epi64(0, 0, 0, 40, 28, 16, 4, 44);
+        let one = _mm512_set1_epi64(1);
+        let two = _mm512_set1_epi64(2);
+        let c52 = _mm512_set1_epi64(52);
+        let c104 = _mm512_set1_epi64(104);
+        for (g, dg) in d.iter().enumerate() {
+            // SAFETY: dg is 16 words; loadu has no alignment requirement.
+            let (x0, x1) = unsafe {
+                (
+                    _mm512_loadu_si512(dg.as_ptr().cast()),
+                    _mm512_loadu_si512(dg[8..].as_ptr().cast()),
+                )
+            };
+            for (k, (j, r)) in [(j0, r0), (j1, r1)].into_iter().enumerate() {
+                let a = _mm512_srlv_epi64(_mm512_permutex2var_epi64(x0, j, x1), r);
+                let b = _mm512_sllv_epi64(
+                    _mm512_permutex2var_epi64(x0, _mm512_add_epi64(j, one), x1),
+                    _mm512_sub_epi64(c52, r),
+                );
+                // Index j + 2 is 16 for word 12 (r = 40, shift 64: 0); permutex2var
+                // takes indices mod 16, and the shift clears the lane.
+                let c = _mm512_sllv_epi64(
+                    _mm512_permutex2var_epi64(x0, _mm512_add_epi64(j, two), x1),
+                    _mm512_sub_epi64(c104, r),
+                );
+                let w = _mm512_or_si512(_mm512_or_si512(a, b), c);
+                // Words 13 g + 8 k .. : 8 of them for k = 0, 5 for k = 1 (masked).
+                let mask: __mmask8 = if k == 0 { 0xff } else { 0x1f };
+                // SAFETY: 13 g + 8 k + popcount(mask) <= 13 G <= out.len(); the
+                // masked store writes only the lanes of the mask.
+                unsafe {
+                    _mm512_mask_storeu_epi64(out[13 * g + 8 * k..].as_mut_ptr().cast(), mask, w)
+                };
+            }
+        }
     }
 
     /// One instance of [`mul`].
@@ -934,9 +1113,12 @@ mod x86 {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+pub(super) use x86::{mul_lanes, sqr_digits};
+
 /// `x` as 64-bit words, when `L` is `u64`.
 #[cfg(target_arch = "x86_64")]
-fn as_words<L: Limb>(x: &[L]) -> Option<&[u64]> {
+pub(super) fn as_words<L: Limb>(x: &[L]) -> Option<&[u64]> {
     if TypeId::of::<L>() != TypeId::of::<u64>() {
         return None;
     }
@@ -946,7 +1128,7 @@ fn as_words<L: Limb>(x: &[L]) -> Option<&[u64]> {
 
 /// `x` as mutable 64-bit words, when `L` is `u64`.
 #[cfg(target_arch = "x86_64")]
-fn as_words_mut<L: Limb>(x: &mut [L]) -> Option<&mut [u64]> {
+pub(super) fn as_words_mut<L: Limb>(x: &mut [L]) -> Option<&mut [u64]> {
     if TypeId::of::<L>() != TypeId::of::<u64>() {
         return None;
     }
@@ -1026,6 +1208,45 @@ mod tests {
             }
             assert_eq!(join_group(&d), w, "pattern {pattern}");
         }
+    }
+
+    /// The vector split and join agree with the scalar ones, for 1 to 3 groups.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn vector_groups_match_the_scalar_ones() {
+        if !is_available() {
+            eprintln!("vector_groups_match_the_scalar_ones: skipped: no AVX-512 IFMA");
+            return;
+        }
+        fn check<const G: usize>(seed: u64) {
+            let mut x = seed;
+            for pattern in 0..4 {
+                let mut w = [[0u64; 16]; G];
+                for w_k in w.as_flattened_mut()[..13 * G].iter_mut() {
+                    x = x.rotate_left(23).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 5;
+                    *w_k = [u64::MAX, x, 1 << 63 | 1, x & 0xffff_0000_ffff][pattern];
+                }
+                let mut d = [[0u64; 16]; G];
+                // SAFETY: AVX-512F is present (checked); 16 G > 13 G words.
+                unsafe { x86::split_vectors::<G>(w.as_flattened(), &mut d) };
+                let flat = w.as_flattened();
+                for g in 0..G {
+                    let group: [u64; 13] = flat[13 * g..13 * g + 13].try_into().unwrap();
+                    assert_eq!(d[g], split_group(&group), "split G={G} pattern {pattern}");
+                }
+                let mut back = [0u64; 64];
+                // SAFETY: as above; back has 64 >= 13 G words.
+                unsafe { x86::join_vectors::<G>(&d, &mut back[..13 * G]) };
+                assert_eq!(
+                    &back[..13 * G],
+                    &flat[..13 * G],
+                    "join G={G} pattern {pattern}"
+                );
+            }
+        }
+        check::<1>(1);
+        check::<2>(2);
+        check::<3>(3);
     }
 
     #[test]

@@ -8,10 +8,13 @@
 //!   the accumulator in registers, x86-64 only.
 //! - [`ifma`]: almost-Montgomery multiplication in radix 2^52 on AVX-512 IFMA
 //!   (`vpmadd52luq`/`vpmadd52huq`), x86-64 only.
+//! - [`ifma_exp`]: constant-time exponentiation on the IFMA kernel's 52-bit digits,
+//!   without converting between the products.
 
 #![allow(unsafe_code)]
 
 pub mod ifma;
+pub mod ifma_exp;
 // The straight-line triangle and diagonal macros are shared with `mulx_cios`.
 #[macro_use]
 pub mod mulx;

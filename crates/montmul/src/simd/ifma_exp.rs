@@ -1,0 +1,476 @@
+//! Constant-time exponentiation in the 52-bit digit domain of `amm52-ifma`.
+//!
+//! Every product of [`crate::simd::ifma`] converts its operands from 64-bit limbs into
+//! 52-bit digits, runs the word-serial loop, propagates the carries, converts back and
+//! subtracts n once with a mask; at 1024 bits the conversions and the subtraction take
+//! about half the time of the loop. An exponentiation chains a thousand products on
+//! the same values, so here the fixed-window ladder of [`crate::exp`] runs on digit
+//! vectors from the first product to the last: the base is converted once, the result
+//! once, and each product in between is the kernel's loop (`mul_lanes`) and a carry
+//! pass done with vector operations (`normalise`, after OpenSSL's `rsaz-avx512`
+//! code): no conversion, no subtraction.
+//!
+//! # The digit domain
+//!
+//! n has s limbs, R = 2^(64 s). The ladder uses d' digits and R' = 2^(52 d'), with
+//! d' = ceil(64 s / 52) (the kernel's digit count), plus one when 52 d' < bits(n) + 2,
+//! so that R' > 4n. Its product is mont'(x, y) = x y R'^-1 mod n, computed lazily:
+//! for x, y < 2n, (x y + Q n) / R' < 4n^2 / R' + n < 2n, so every value stays in
+//! [0, 2n) (d' digits, each below 2^52 after the carry pass) and nothing is
+//! subtracted inside the ladder. Let e = 52 d' - 64 s (0 <= e < 104), R' = R 2^e.
+//!
+//! The map phi(x) = x 2^e mod n takes montmul's Montgomery form (x R) to the digit
+//! domain's (x R'), and commutes with the product:
+//! mont'(x 2^e, y 2^e) = x y 2^(2e) / (R 2^e) = (x y R^-1) 2^e. The constants, from
+//! the modulus' R mod n (`r1`) by modular doublings (the modulus is public):
+//!
+//! - in: phi(b) = mont'(b, C_in) with C_in = R 2^(2e) mod n
+//!   (b C_in / R' = b R 2^(2e) / (R 2^e) = b 2^e);
+//! - one: phi(R mod n) = R 2^e mod n = R' mod n;
+//! - out: for y = phi(z) = z 2^e, mont'(y, R mod n) = z 2^e R / (R 2^e) = z mod n:
+//!   back in montmul's form. The result is below 2n; for
+//!   [`Reduction::Full`](crate::Reduction::Full) one masked subtraction brings it below
+//!   n.
+//!
+//! Table reads are masked copies of whole digit vectors, the trace is the limb
+//! ladder's ([`crate::exp::fixed_window`] is shared): constant-time as
+//! [`crate::exp::pow`]; the table reads are AVX-512 masked ORs of whole entries
+//! (`select_vectors`). Squarings call the kernel's `sqr_digits`, today the
+//! multiplication with both operands equal: the place for a dedicated squaring.
+
+use crate::exp::Trace;
+use crate::{Limb, Modulus};
+
+#[cfg(target_arch = "x86_64")]
+use super::ifma::{self, as_words, as_words_mut, join_group, split_group, Amm52Ifma};
+#[cfg(target_arch = "x86_64")]
+use crate::exp::{entry_mask, fixed_window, Ladder, Step};
+#[cfg(target_arch = "x86_64")]
+use crate::kernel::Kernel;
+
+/// The digit domain for a modulus of `s` limbs and `bits` bits: (d', V', e) with d'
+/// digits (R' = 2^(52 d') > 4n), V' = ceil(d' / 8) vectors, e = 52 d' - 64 s.
+pub fn shape(s: usize, bits: u32) -> (usize, usize, u32) {
+    let d = (64 * s).div_ceil(52);
+    let d = if 52 * d < bits as usize + 2 { d + 1 } else { d };
+    (d, d.div_ceil(8), (52 * d - 64 * s) as u32)
+}
+
+/// Whether [`crate::exp::pow`] runs on digits for `m`: 64-bit limbs, the modulus'
+/// engine is `amm52-ifma`, and the CPU has AVX-512 IFMA.
+pub fn applies<L: Limb>(m: &Modulus<L>) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        L::BITS == 64
+            && core::ptr::eq(m.engine().info(), Kernel::<L>::info(&Amm52Ifma))
+            && ifma::is_available()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = m;
+        false
+    }
+}
+
+/// `base^e` in Montgomery form on 52-bit digits, as [`crate::exp::pow`] (same result,
+/// same steps); `None` when the digit path does not apply ([`applies`]).
+pub fn pow<L: Limb, T: Trace>(
+    m: &Modulus<L>,
+    base: &[L],
+    exp_be: &[u8],
+    trace: &mut T,
+) -> Option<Vec<L>> {
+    if !applies(m) {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        let (n, base) = (as_words(m.n())?, as_words(base)?);
+        let r1 = as_words(m.r1())?;
+        let mut out = vec![L::ZERO; m.limbs()];
+        let words = as_words_mut(&mut out)?;
+        let ladder = Digits::new(n, r1, m.n0().to_u64());
+        // phi(base) = mont'(base, C_in).
+        let mut x = ladder.zero();
+        ladder.mul(&ladder.to_digits(base), &ladder.c_in, &mut x);
+        let y = fixed_window(&ladder, &x, exp_be, trace);
+        // Back: mont'(y, R mod n), below 2n, then the policy's finish.
+        let mut z = ladder.zero();
+        ladder.mul(&y, &ladder.r1, &mut z);
+        ladder.to_words(&z, words, m.reduction());
+        Some(out)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (base, exp_be, trace);
+        None
+    }
+}
+
+/// A digit-domain product for one vector count: `out` = the normalised digits of
+/// mont'(a, b) (the squaring ignores `b`).
+#[cfg(target_arch = "x86_64")]
+type MulFn = unsafe fn(&[u64], &[u64], &[u64], u64, usize, &mut [u64]);
+
+/// mont'(a, b): [`ifma::mul_lanes`], then [`normalise`].
+///
+/// # Safety
+/// The CPU has AVX-512F and AVX-512 IFMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn mul<const V: usize>(a: &[u64], b: &[u64], n: &[u64], n0: u64, d: usize, out: &mut [u64]) {
+    let mut lanes = [[0u64; 8]; V];
+    // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
+    unsafe {
+        ifma::mul_lanes::<V>(a, b, n, n0, d, lanes.as_flattened_mut());
+        normalise::<V>(&lanes, out);
+    }
+}
+
+/// mont'(a, a): [`ifma::sqr_digits`], then [`normalise`].
+///
+/// # Safety
+/// The CPU has AVX-512F and AVX-512 IFMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn sqr<const V: usize>(a: &[u64], _: &[u64], n: &[u64], n0: u64, d: usize, out: &mut [u64]) {
+    let mut lanes = [[0u64; 8]; V];
+    // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
+    unsafe {
+        ifma::sqr_digits::<V>(a, n, n0, d, lanes.as_flattened_mut());
+        normalise::<V>(&lanes, out);
+    }
+}
+
+/// `out` = the 8 V normalised digits (each below 2^52) of the value of `lanes` (lane
+/// j weighs 2^(52 j), each below 2^63, the value below 2^(52 8 V)), with vector
+/// operations only, as OpenSSL's `rsaz-avx512` normalisation:
+///
+/// 1. each lane keeps its low 52 bits and adds the bits above of the lane below (one
+///    lane shift across the vectors): now every lane is below 2^52 + 2^11, so each
+///    carries at most 1;
+/// 2. a lane generates a carry when it is above 2^52 - 1 and passes one on when it
+///    equals 2^52 - 1: with these as bit masks G and P (one bit per lane), the lanes
+///    that receive a carry are ((G << 1) + P) ^ P, the addition rippling the carries
+///    through runs of P (a multi-word addition of at most 5 words, as there are at most
+///    320 lanes); those lanes add 1, and every lane keeps its low 52 bits.
+///
+/// No branch, no address depends on the values: constant-time.
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn normalise<const V: usize>(lanes: &[[u64; 8]; V], out: &mut [u64]) {
+    use core::arch::x86_64::*;
+    assert!(out.len() == 8 * V && V <= ifma::MAX_VECTORS);
+    let digit = _mm512_set1_epi64(ifma::DIGIT as i64);
+    let one = _mm512_set1_epi64(1);
+    let zero = _mm512_setzero_si512();
+    let mut x = [zero; V];
+    for (xv, lane) in x.iter_mut().zip(lanes) {
+        // SAFETY: `lane` is 8 words; loadu has no alignment requirement.
+        *xv = unsafe { _mm512_loadu_si512(lane.as_ptr().cast()) };
+    }
+    let mut y = [zero; V];
+    let mut below = zero;
+    for v in 0..V {
+        let c = _mm512_srli_epi64::<52>(x[v]);
+        // Lane j gets the carry of lane j - 1 (lane 7 of the vector below for j = 0).
+        let up = _mm512_alignr_epi64::<7>(c, below);
+        y[v] = _mm512_add_epi64(_mm512_and_si512(x[v], digit), up);
+        below = c;
+    }
+    let (mut g, mut p) = ([0u64; 5], [0u64; 5]);
+    for v in 0..V {
+        g[v / 8] |= u64::from(_mm512_cmpgt_epu64_mask(y[v], digit)) << (8 * (v % 8));
+        p[v / 8] |= u64::from(_mm512_cmpeq_epu64_mask(y[v], digit)) << (8 * (v % 8));
+    }
+    let mut cin = [0u64; 5];
+    let (mut carry, mut g_below) = (0u64, 0u64);
+    for k in 0..V.div_ceil(8) {
+        let shifted = g[k] << 1 | g_below >> 63;
+        g_below = g[k];
+        let (s1, c1) = shifted.overflowing_add(p[k]);
+        let (s2, c2) = s1.overflowing_add(carry);
+        carry = u64::from(c1 | c2);
+        cin[k] = s2 ^ p[k];
+    }
+    for v in 0..V {
+        let k = (cin[v / 8] >> (8 * (v % 8))) as u8;
+        let z = _mm512_and_si512(_mm512_mask_add_epi64(y[v], k, y[v], one), digit);
+        // SAFETY: out holds 8 V words, so 8 v .. 8 v + 8 are in bounds; storeu has no
+        // alignment requirement.
+        unsafe { _mm512_storeu_si512(out[8 * v..].as_mut_ptr().cast(), z) };
+    }
+}
+
+/// `out` = the entry of `table` whose mask is all ones (the others 0): every entry
+/// read in full, AND-ed with its mask and OR-ed into V accumulators.
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn select_vectors<const V: usize>(table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
+    use core::arch::x86_64::*;
+    assert!(out.len() == 8 * V);
+    let mut acc = [_mm512_setzero_si512(); V];
+    for (entry, &mask) in table.iter().zip(masks) {
+        assert!(entry.len() == 8 * V);
+        let m = _mm512_set1_epi64(mask as i64);
+        for (v, acc) in acc.iter_mut().enumerate() {
+            // SAFETY: the entry has 8 V words, so 8 v .. 8 v + 8 are in bounds; loadu
+            // has no alignment requirement.
+            let x = unsafe { _mm512_loadu_si512(entry.as_ptr().add(8 * v).cast()) };
+            // acc | (x & mask).
+            *acc = _mm512_ternarylogic_epi64::<0xf8>(*acc, x, m);
+        }
+    }
+    for (v, acc) in acc.iter().enumerate() {
+        // SAFETY: out holds 8 V words; storeu has no alignment requirement.
+        unsafe { _mm512_storeu_si512(out[8 * v..].as_mut_ptr().cast(), *acc) };
+    }
+}
+
+/// A masked table read for one vector count ([`select_vectors`]).
+#[cfg(target_arch = "x86_64")]
+type SelectFn = unsafe fn(&[Vec<u64>], &[u64], &mut [u64]);
+
+/// The multiplication, the squaring and the table read for `v` vectors.
+#[cfg(target_arch = "x86_64")]
+fn products(v: usize) -> (MulFn, MulFn, SelectFn) {
+    macro_rules! by_vectors {
+        ($v:expr, $($n:literal)*) => {
+            match $v {
+                $($n => (mul::<$n> as MulFn, sqr::<$n> as MulFn, select_vectors::<$n> as SelectFn),)*
+                _ => unreachable!("more vectors than the largest modulus needs"),
+            }
+        };
+    }
+    by_vectors!(v,
+        1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
+        21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40)
+}
+
+/// The digit domain of one modulus: n's digits, the constants of the module doc, and
+/// the products for its vector count. Values are 8 V' digits, each below 2^52, the
+/// digits from d' up 0.
+#[cfg(target_arch = "x86_64")]
+struct Digits {
+    /// Limbs s.
+    s: usize,
+    /// Digits d'.
+    d: usize,
+    /// n as 8 V' digits.
+    n: Vec<u64>,
+    /// n as s limbs (for the final subtraction).
+    n_words: Vec<u64>,
+    /// -n^-1 mod 2^64 (its low 52 bits are -n^-1 mod 2^52).
+    n0: u64,
+    /// R' mod n: the domain's 1.
+    one: Vec<u64>,
+    /// C_in = R 2^(2e) mod n.
+    c_in: Vec<u64>,
+    /// R mod n, as digits.
+    r1: Vec<u64>,
+    mul: MulFn,
+    sqr: MulFn,
+    select: SelectFn,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Digits {
+    /// The domain for n (s limbs) with R mod n = `r1` and n0' = -n^-1 mod 2^64.
+    /// Panics without AVX-512 IFMA (the products would be undefined).
+    fn new(n: &[u64], r1: &[u64], n0: u64) -> Self {
+        assert!(ifma::is_available());
+        let s = n.len();
+        let bits = 64 * s as u32 - n[s - 1].leading_zeros();
+        let (d, v, e) = shape(s, bits);
+        assert!(v <= ifma::MAX_VECTORS);
+        let (mul, sqr, select) = products(v);
+        // R 2^e and R 2^(2e) mod n, by doublings of R mod n < n.
+        let mut x = r1.to_vec();
+        for _ in 0..e {
+            double_mod(&mut x, n);
+        }
+        let one = x.clone();
+        for _ in 0..e {
+            double_mod(&mut x, n);
+        }
+        let mut dom = Digits {
+            s,
+            d,
+            n: Vec::new(),
+            n_words: n.to_vec(),
+            n0,
+            one: Vec::new(),
+            c_in: Vec::new(),
+            r1: Vec::new(),
+            mul,
+            sqr,
+            select,
+        };
+        dom.n = dom.to_digits(n);
+        dom.one = dom.to_digits(&one);
+        dom.c_in = dom.to_digits(&x);
+        dom.r1 = dom.to_digits(r1);
+        dom
+    }
+
+    /// A zero value (8 V' digits).
+    fn zero(&self) -> Vec<u64> {
+        vec![0; self.n.len()]
+    }
+
+    /// The 8 V' digits of `x` (s limbs, below 2^(52 d')), by groups of 13 words.
+    /// Shifts and masks only: constant-time.
+    fn to_digits(&self, x: &[u64]) -> Vec<u64> {
+        let len = 8 * self.d.div_ceil(8);
+        // 16 G >= 8 V' digits and 13 G >= s words (52 d' >= 64 s).
+        let groups = len.div_ceil(16);
+        let mut w = vec![[0u64; 13]; groups];
+        w.as_flattened_mut()[..x.len()].copy_from_slice(x);
+        let mut out: Vec<u64> = w.iter().flat_map(split_group).collect();
+        out.truncate(len);
+        out
+    }
+
+    /// `out` (s limbs) = the value of the digits `z` (each below 2^52, value below 2n),
+    /// reduced under `reduction` with one masked subtraction.
+    fn to_words(&self, z: &[u64], out: &mut [u64], reduction: crate::Reduction) {
+        let groups = z.len().div_ceil(16);
+        let mut g = vec![[0u64; 16]; groups];
+        g.as_flattened_mut()[..z.len()].copy_from_slice(z);
+        let words: Vec<u64> = g.iter().flat_map(join_group).collect();
+        out.copy_from_slice(&words[..self.s]);
+        // The value is below 2n < 2^(64 s + 1): the bits above `out` are word s, if any.
+        let top = words.get(self.s).copied().unwrap_or(0);
+        ifma::finish(out, top, &self.n_words, reduction);
+    }
+}
+
+/// `x = 2x mod n` for x < n (public values).
+#[cfg(target_arch = "x86_64")]
+fn double_mod(x: &mut [u64], n: &[u64]) {
+    let mut carry = 0u64;
+    for w in x.iter_mut() {
+        let next = *w >> 63;
+        *w = *w << 1 | carry;
+        carry = next;
+    }
+    crate::ct::reduce_once(x, carry, n);
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Ladder for Digits {
+    type Value = Vec<u64>;
+
+    fn one(&self) -> Vec<u64> {
+        self.one.clone()
+    }
+
+    fn sqr(&self, a: &Vec<u64>, out: &mut Vec<u64>) {
+        // SAFETY: `new` checked AVX-512F and IFMA; every value is 8 V' digits below
+        // 2^52 and d' <= 8 V' (the functions' asserts check the lengths); the values
+        // are below 2n < 2^(52 d'), so nothing carries past the digits.
+        unsafe { (self.sqr)(a, a, &self.n, self.n0, self.d, out) };
+    }
+
+    fn mul(&self, a: &Vec<u64>, b: &Vec<u64>, out: &mut Vec<u64>) {
+        // SAFETY: as in `sqr`.
+        unsafe { (self.mul)(a, b, &self.n, self.n0, self.d, out) };
+    }
+
+    fn select(&self, out: &mut Vec<u64>, entry: &Vec<u64>, mask: u64) {
+        for (o, &x) in out.iter_mut().zip(entry) {
+            *o ^= (*o ^ x) & mask;
+        }
+    }
+
+    fn lookup<T: Trace>(
+        &self,
+        table: &[Vec<u64>],
+        index: usize,
+        out: &mut Vec<u64>,
+        trace: &mut T,
+    ) {
+        // The masks first (the trace sees every entry read: each is, in full, below).
+        let mut masks = [0u64; 64];
+        assert!(table.len() <= masks.len());
+        for (j, mask) in masks.iter_mut().enumerate().take(table.len()) {
+            trace.step(Step::Read(j));
+            *mask = entry_mask(j, index);
+        }
+        // SAFETY: `new` checked AVX-512F; the lengths are checked inside.
+        unsafe { (self.select)(table, &masks[..table.len()], out) };
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    /// The lanes' digits by a scalar carry pass.
+    fn scalar(lanes: &[u64]) -> Vec<u64> {
+        let mut c = 0u64;
+        lanes
+            .iter()
+            .map(|&x| {
+                let t = x + c;
+                c = t >> 52;
+                t & ifma::DIGIT
+            })
+            .collect()
+    }
+
+    fn check<const V: usize>(lanes: &[[u64; 8]; V]) {
+        let mut out = vec![0u64; 8 * V];
+        // SAFETY: the caller checked AVX-512F.
+        unsafe { normalise::<V>(lanes, &mut out) };
+        assert_eq!(out, scalar(lanes.as_flattened()), "{lanes:x?}");
+    }
+
+    /// Patterns for V vectors, the top two lanes 0 (so that the value fits): long runs
+    /// of 2^52 - 1 that one carry ripples through (across vectors and mask words), big
+    /// lanes, and pseudo-random ones.
+    fn patterns<const V: usize>() -> Vec<[[u64; 8]; V]> {
+        let mut out = Vec::new();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for p in 0..8 {
+            let mut l = [[0u64; 8]; V];
+            for (j, lane) in l.as_flattened_mut().iter_mut().enumerate() {
+                x = x.rotate_left(17).wrapping_mul(0x2545_f491_4f6c_dd1d) ^ j as u64;
+                *lane = match p {
+                    0 => ifma::DIGIT,
+                    1 => ifma::DIGIT + u64::from(j == 0),
+                    2 => (1 << 52) + (1 << 11) - 1,
+                    3 => x >> 1,
+                    4 => x & ifma::DIGIT,
+                    5 => [ifma::DIGIT, x >> 2, ifma::DIGIT][j % 3],
+                    6 => (x >> 60) + ifma::DIGIT - 3,
+                    _ => x >> (x % 64),
+                };
+            }
+            let flat = l.as_flattened_mut();
+            let len = flat.len();
+            flat[len - 2..].fill(0);
+            out.push(l);
+        }
+        out
+    }
+
+    #[test]
+    fn normalise_matches_the_scalar_pass() {
+        if !ifma::is_available() {
+            eprintln!("normalise_matches_the_scalar_pass: skipped: no AVX-512 IFMA");
+            return;
+        }
+        patterns::<1>().iter().for_each(check::<1>);
+        patterns::<3>().iter().for_each(check::<3>);
+        patterns::<9>().iter().for_each(check::<9>);
+        patterns::<40>().iter().for_each(check::<40>);
+    }
+}
