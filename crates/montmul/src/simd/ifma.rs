@@ -199,7 +199,7 @@ pub fn finish(t: &mut [u64], top: u64, n: &[u64], reduction: Reduction) {
 mod x86 {
     use core::arch::x86_64::*;
 
-    use super::{finish, join_group, shape, split_group, DIGIT};
+    use super::{finish, shape, DIGIT};
     use crate::Reduction;
 
     /// `out = a b R^-1 mod n` (with `top`, the bits above `out`, returned: below 2n in
@@ -576,7 +576,8 @@ mod x86 {
         assert!(G == V.div_ceil(2));
         let h = e / 2;
         // a'' = a 2^h < 2^(52 d) <= 2^(64 13 G): no digit reaches past the arrays.
-        let (mut xw, mut nw) = ([[0u64; 13]; G], [[0u64; 13]; G]);
+        // (Stored as 16 G words: the vector split reads one word past 13 G, which is 0.)
+        let (mut xw, mut nw) = ([[0u64; 16]; G], [[0u64; 16]; G]);
         nw.as_flattened_mut()[..s].copy_from_slice(n);
         let xws = xw.as_flattened_mut();
         let mut below = 0u64;
@@ -588,8 +589,12 @@ mod x86 {
         if s < xws.len() {
             xws[s] = below >> 1 >> (63 - h);
         }
-        let xd: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&xw[i]));
-        let nd: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&nw[i]));
+        let (mut xd, mut nd) = ([[0u64; 16]; G], [[0u64; 16]; G]);
+        // SAFETY: the caller guarantees the CPU features; 16 G > 13 G words each.
+        unsafe {
+            split_vectors::<G>(xw.as_flattened(), &mut xd);
+            split_vectors::<G>(nw.as_flattened(), &mut nd);
+        }
         let (xd, nd) = (xd.as_flattened(), nd.as_flattened());
         let k0 = n0 & DIGIT;
 
@@ -740,7 +745,9 @@ mod x86 {
             *dig = t & DIGIT;
             c = t >> 52;
         }
-        let words: [[u64; 13]; G] = core::array::from_fn(|i| join_group(&digits[i]));
+        let mut words = [[0u64; 13]; G];
+        // SAFETY: the caller guarantees the CPU features; words holds 13 G words.
+        unsafe { join_vectors::<G>(&digits, words.as_flattened_mut()) };
         let words = words.as_flattened();
         out.copy_from_slice(&words[..s]);
         let top = words.get(s).copied().unwrap_or(0) + c;
@@ -1022,7 +1029,8 @@ mod x86 {
         assert!(G == V.div_ceil(2));
         let h = e / 2;
         // a'' = a 2^h < 2^(52 d) <= 2^(64 13 G): no digit reaches past the arrays.
-        let (mut xw, mut nw) = ([[0u64; 13]; G], [[0u64; 13]; G]);
+        // (Stored as 16 G words: the vector split reads one word past 13 G, which is 0.)
+        let (mut xw, mut nw) = ([[0u64; 16]; G], [[0u64; 16]; G]);
         nw.as_flattened_mut()[..s].copy_from_slice(n);
         let xws = xw.as_flattened_mut();
         let mut below = 0u64;
@@ -1034,8 +1042,12 @@ mod x86 {
         if s < xws.len() {
             xws[s] = below >> 1 >> (63 - h);
         }
-        let xd: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&xw[i]));
-        let nd: [[u64; 16]; G] = core::array::from_fn(|i| split_group(&nw[i]));
+        let (mut xd, mut nd) = ([[0u64; 16]; G], [[0u64; 16]; G]);
+        // SAFETY: the caller guarantees the CPU features; 16 G > 13 G words each.
+        unsafe {
+            split_vectors::<G>(xw.as_flattened(), &mut xd);
+            split_vectors::<G>(nw.as_flattened(), &mut nd);
+        }
         // SAFETY: the caller guarantees the CPU features; 16 G >= 8 V digits each, 0
         // from d up; a'' < 2^(52 d - 1) (see above).
         let lanes =
@@ -1052,7 +1064,9 @@ mod x86 {
             *dig = t & DIGIT;
             c = t >> 52;
         }
-        let words: [[u64; 13]; G] = core::array::from_fn(|i| join_group(&digits[i]));
+        let mut words = [[0u64; 13]; G];
+        // SAFETY: the caller guarantees the CPU features; words holds 13 G words.
+        unsafe { join_vectors::<G>(&digits, words.as_flattened_mut()) };
         let words = words.as_flattened();
         out.copy_from_slice(&words[..s]);
         let top = words.get(s).copied().unwrap_or(0) + c;
