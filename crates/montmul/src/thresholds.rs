@@ -10,10 +10,10 @@ use crate::dispatch::Thresholds;
 /// The thresholds `auto` and `karatsuba` use.
 pub const TUNED: Thresholds = Thresholds {
     ifma_from: 10,
-    karatsuba_from: 76,
+    karatsuba_from: 68,
     mulx_from: 14,
-    karatsuba_mul_base: 60,
-    karatsuba_sqr_base: usize::MAX,
-    generated: &[6, 8],
+    karatsuba_mul_base: 58,
+    karatsuba_sqr_base: 90,
+    generated: &[4, 6, 8],
     mulx_cios: &[4, 5, 6, 7, 8],
 };
