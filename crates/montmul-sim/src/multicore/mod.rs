@@ -4,8 +4,9 @@
 //! for each of p cores ([`machine`]); a core has w-bit registers (w = 16 or 32), a carry
 //! flag, the seven instructions of [`isa`] and a 4-stage pipeline; all cores share one
 //! single-port data memory. [`program`] generates the code of FIOS (Alg. 1) for one
-//! core and for the two schedules of sec. 4, `schedule` packs it into bundles, and the
-//! machine runs it on real operands, counting cycles, loads and stores.
+//! core and for method-II, [`method_one`] for method-I (the two schedules of sec. 4),
+//! `schedule` packs it into bundles, and the machine runs it on real operands, counting
+//! cycles, loads and stores.
 //!
 //! The seed leaves the code itself open; what this model assumes is stated where it is
 //! decided: the pipeline timing in [`machine`], the packing in `schedule`, the
@@ -19,9 +20,12 @@
 //! - An iteration works row by row with one carry flag (see [`program`]): 2 `Mul` and 4
 //!   `Add`/`Adc` per word, as the seed's N_mul = 2s^2 + s and N_add = 4s^2 + s count,
 //!   plus a few additions per iteration for the rows' top words and local carries.
+//!   Method-I cuts its chains into blocks, so that each iteration's low words leave
+//!   early, at 5 more additions per cut ([`method_one`]).
 
 pub mod isa;
 pub mod machine;
+pub mod method_one;
 pub mod program;
 mod schedule;
 
@@ -145,6 +149,18 @@ pub fn simulate(
     x: &BigUint,
     y: &BigUint,
 ) -> Result<Report, SimError> {
+    simulate_blocks(config, method_one::BLOCK, m, x, y)
+}
+
+/// [`simulate`], with method-I's carry chains cut every `block` positions (see
+/// [`method_one`]; [`simulate`] uses [`method_one::BLOCK`]). Other methods ignore it.
+pub fn simulate_blocks(
+    config: &Config,
+    block: usize,
+    m: &BigUint,
+    x: &BigUint,
+    y: &BigUint,
+) -> Result<Report, SimError> {
     config.validate()?;
     if m.bits() < 2 || !m.bit(0) {
         return Err(SimError::InvalidModulus);
@@ -186,8 +202,9 @@ pub fn simulate(
         neg_m: &neg_m,
         top_bit: config.bits == w * s as u32,
     };
-    let prog = program::generate(config, &ops)?;
-    let (bundles, in_loop) = schedule::pack(&prog.cores, prog.registers, &prog.loop_end)?;
+    let prog = program::generate(config, &ops, block)?;
+    let (bundles, in_loop) =
+        schedule::pack(&prog.cores, prog.registers, &prog.in_loop, &prog.urgency)?;
     let mut machine = Machine::new(config.cores, prog.registers, w, prog.memory);
     let stats = machine.run_marked(&bundles, &in_loop)?;
     let at = prog.result as usize;
