@@ -92,17 +92,23 @@ fn table_2_and_3_method_i_every_register_file_range() {
         for (regs, opr) in rows {
             for r in regs {
                 // Table 2: N_load-tr = s(s - 1), N_store-tr = s^2 for method-I. The last
-                // iteration's s words are not stored as Z: its core finishes the product
-                // and stores the s result words (counted with the epilogue), so the loop
-                // stores s(s - 1) and the stores are s^2 in all.
+                // iteration's s words are not stored as Z: the final subtraction stores
+                // the s result words (counted with the epilogue), so the loop stores
+                // s(s - 1) and with the result s^2. The epilogue also moves the words
+                // of the other cores' parts of the final subtraction ((p - 1) s / p, all
+                // from the last core), p - 1 carries and the selector (p >= 2, s >= 2p).
                 let (counts, epilogue_stores) = traffic_with_result(Method::MethodI, p, s, r);
                 assert_eq!(
                     counts,
                     (opr, s * (s - 1), s * (s - 1)),
                     "s = {s}, p = {p}, S_rf = {r}"
                 );
-                assert_eq!(epilogue_stores, s, "s = {s}, p = {p}, S_rf = {r}");
-                assert_eq!(counts.2 + epilogue_stores, s * s);
+                let moved = if s >= 2 * pu {
+                    (pu - 1) * s / pu + pu
+                } else {
+                    0
+                };
+                assert_eq!(epilogue_stores, s + moved, "s = {s}, p = {p}, S_rf = {r}");
             }
         }
     }
@@ -156,10 +162,12 @@ fn seed_002_totals_example() {
         let (opr, ltr, str_) = traffic(method, p, 64, regs);
         opr + ltr + str_
     };
-    // Method-I's last s stores are the result words (the epilogue's, see above).
+    // Method-I's last s stores are the result words (the epilogue's, see above; the
+    // words, carries and selector that its final subtraction moves between cores are
+    // counted apart).
     let total_i = |regs| {
-        let ((opr, ltr, str_), result) = traffic_with_result(Method::MethodI, 4, 64, regs);
-        opr + ltr + str_ + result
+        let ((opr, ltr, str_), _) = traffic_with_result(Method::MethodI, 4, 64, regs);
+        opr + ltr + str_ + 64
     };
     assert_eq!(total_i(15), 16384);
     assert_eq!(total(Method::MethodII, 8, 15), 10112);
@@ -212,7 +220,13 @@ fn method_i_n_add(s: u64, p: u64, block: u64, top_bit: bool) -> u64 {
             let at_one = u64::from((1 + i) % block == 0);
             let rows = 2 * s + cuts - at_one;
             let chain = s + 1 + 2 * cuts;
-            let chains = if i == 0 { chain } else { 2 * chain };
+            // The first iteration (U = P) runs its row P in blocks: a capture and a
+            // restore per cut after position 1.
+            let chains = if i == 0 {
+                chain + 2 * (cuts - at_one)
+            } else {
+                2 * chain
+            };
             let bit = if !top_bit {
                 0
             } else if i == 0 {

@@ -32,16 +32,24 @@
 //! (see [`generate`] for the bound); the bits of the last p - 1 iterations, which have
 //! no later iteration on their core, go to the next core through memory as Z_s.
 //!
+//! The first iteration (Z = 0, so U = P) runs its row P in blocks beside Q and W, its
+//! `Mul`s one word ahead, so that T (which needs only X_0 Y_0) and the first words of Z
+//! come first; each core loads X (when it stays in registers) two words ahead of its
+//! `Mul`s in its first iteration, and M' with its first Y.
+//!
 //! The conditional subtraction (seed 002, sec. 4: "After sixteen iterations and a
-//! conditional substraction") runs on the core of the last iteration, which holds Z in
-//! its registers: that iteration stores none of its words. Its words of M are still in
-//! the registers it loaded them into for the row Q, so no word is loaded: the word
-//! 2^w - 1 is the low half of M_0 M' (M' M_0 = -1 mod 2^w), the words of 2^(w s) - M are
-//! one `Sub` each (2^w - M_0, then (2^w - 1) - M_j), the carry of Z + (2^(w(s+1)) - M)
-//! (1 exactly when Z >= M) runs in blocks beside the last iteration's W, and the result
-//! Z + carry (2^(w s) - M) mod 2^(w s) is one `Mul` by the carry, one `Adc` and one store
-//! per word. Its top word is 0 (the result is below M), which the data memory already
-//! holds.
+//! conditional substraction") is shared by the p cores (p >= 2, s >= 2p; one core
+//! otherwise): core q takes the result words [q s / p, (q + 1) s / p), and the last
+//! iteration's core takes the top part, whose words it holds in its registers. It sends
+//! the lower words to the other cores as it makes them (the last iteration stores no
+//! other word). Each core makes its words of 2^(w s) - M from the words of M in its
+//! registers (2^w - 1 is the low half of M_0 M', since M' M_0 = -1 mod 2^w; 2^w - M_0,
+//! then (2^w - 1) - M_j, one `Sub` each), runs the carry chain D = Z + (2^(w s) - M) on
+//! its words, from the carry of the core below and to the core above, through memory;
+//! the last core's carry out of Z + (2^(w(s+1)) - M) is 1 exactly when Z >= M, and is
+//! sent to every core as the selector c. Each result word is Z_j + c (D_j - Z_j) mod 2^w
+//! (`Sub`, `Mul` by c, `Add`, store: no carry crosses a word). Its top word is 0 (the
+//! result is below M), which the data memory already holds.
 
 use super::isa::{Addr, Instr, Reg, Traffic};
 use super::program::{Operands, Program, Residency, SCRATCH_REGISTERS};
@@ -96,6 +104,12 @@ struct Regs {
     v: Reg,
     /// Result words, s.
     r: Reg,
+    /// Words of Z received for the final subtraction, s.
+    zl: Reg,
+    /// Words of Z + (2^(w s) - M), s.
+    d: Reg,
+    /// Their differences from Z's words, s.
+    e: Reg,
     total: usize,
 }
 
@@ -117,6 +131,9 @@ impl Regs {
         let n = take(s);
         let v = take(2 * s);
         let r = take(s);
+        let zl = take(s);
+        let d = take(s);
+        let e = take(s);
         Regs {
             s,
             x,
@@ -129,6 +146,9 @@ impl Regs {
             n,
             v,
             r,
+            zl,
+            d,
+            e,
             total: next,
         }
     }
@@ -286,6 +306,17 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
     let z_at0 = place(&vec![0; s * s]);
     let e_at0 = place(&vec![0; s]);
     let result = place(&vec![0; s + 1]);
+    // The final subtraction's carries between cores, and its selector.
+    let carry_at0 = place(&vec![0; p + 1]);
+    let sel_at = place(&[0]);
+    let carry_at = |q: usize| carry_at0 + q as Addr;
+    // Participant q of the final subtraction (q = p - 1: the last iteration's core)
+    // takes the words [q s / p, (q + 1) s / p) of the result; one core does it all when
+    // p = 1 or s < 2p.
+    let split = p >= 2 && s >= 2 * p;
+    let parts = if split { p } else { 1 };
+    let range = |q: usize| (q * s / parts, (q + 1) * s / parts);
+    let own_from = range(parts - 1).0;
     let z_at = |i: usize, j: usize| z_at0 + (i * s + j) as Addr;
     let e_at = |i: usize| e_at0 + i as Addr;
 
@@ -297,27 +328,17 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         age: 0,
         pending: vec![Vec::new(); p],
     };
-    // Resident words of X (from S_rf's first register) and M, and M', per core.
+    // Resident words of M, per core (resident X and M' are loaded in the core's first
+    // iteration, as its row P and T need them).
     let resident = SCRATCH_REGISTERS as Reg;
     for core in 0..p {
         c.age = core as u32;
-        for j in 0..s {
-            if res.x {
-                c.load(
-                    core,
-                    resident + j as Reg,
-                    x_at + j as Addr,
-                    Traffic::Operand,
-                );
-            }
-        }
         for j in 0..s {
             if res.m {
                 let r = resident + (usize::from(res.x) * s + j) as Reg;
                 c.load(core, r, m_at + j as Addr, Traffic::Operand);
             }
         }
-        c.load(core, MP, mp_at, Traffic::Constant);
     }
     let x_reg = |j: usize| {
         if res.x {
@@ -336,6 +357,38 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             regs.m + j as Reg
         }
     };
+    // Result words [a, b) from Z's words (`z`), D's and the selector: E_j = D_j - Z_j,
+    // then Z_j + sel E_j, stored.
+    let differences = |c: &mut Code, core: usize, a: usize, b: usize, z: &dyn Fn(usize) -> Reg| {
+        for j in a..b {
+            c.emit(
+                core,
+                Instr::Sub {
+                    rd: regs.e + j as Reg,
+                    rj: regs.d + j as Reg,
+                    rk: z(j),
+                },
+            );
+        }
+    };
+    let select =
+        |c: &mut Code, core: usize, a: usize, b: usize, z: &dyn Fn(usize) -> Reg, sel: Reg| {
+            let v = |j: usize| regs.v + 2 * j as Reg;
+            for j in a..b {
+                c.mul(core, v(j), sel, regs.e + j as Reg);
+            }
+            for j in a..b {
+                c.add(core, regs.r + j as Reg, z(j), v(j));
+                if j > a {
+                    let at = result + (j - 1) as Addr;
+                    c.store(core, regs.r + (j - 1) as Reg, at, Traffic::Epilogue);
+                }
+            }
+            if b > a {
+                let at = result + (b - 1) as Addr;
+                c.store(core, regs.r + (b - 1) as Reg, at, Traffic::Epilogue);
+            }
+        };
     for i in 0..s {
         let core = i % p;
         let fresh = i == 0;
@@ -348,45 +401,68 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         let pb = regs.p;
         if i < p {
             c.load(core, Y, y_at + i as Addr, Traffic::Operand);
+            c.load(core, MP, mp_at, Traffic::Constant);
         }
-        if !res.x {
+        // X is loaded two words ahead of its Mul: every iteration when it does not stay,
+        // in the core's first iteration when it does.
+        let load_x = !res.x || i < p;
+        let x_load = |c: &mut Code, j: usize| {
+            c.load(core, x_reg(j), x_at + j as Addr, Traffic::Operand);
+        };
+        if load_x {
             for j in 0..s.min(2) {
-                c.load(core, x_reg(j), x_at + j as Addr, Traffic::Operand);
+                x_load(&mut c, j);
             }
         }
-        for j in 0..s {
-            c.mul(core, Regs::low(pb, j), x_reg(j), Y);
-            if !res.x && j + 2 < s {
-                c.load(core, x_reg(j + 2), x_at + (j + 2) as Addr, Traffic::Operand);
+        // The row's Muls up to word `upto`.
+        let p_mul = |c: &mut Code, p_muls: &mut usize, upto: usize| {
+            while *p_muls < s && *p_muls <= upto {
+                let j = *p_muls;
+                c.mul(core, Regs::low(pb, j), x_reg(j), Y);
+                if load_x && j + 2 < s {
+                    x_load(c, j + 2);
+                }
+                *p_muls += 1;
+            }
+        };
+        let mut p_muls = 0;
+        // The first iteration (Z = 0, U = P) runs its row P in blocks with the other
+        // chains, its Muls one word ahead, so that T and the first words come first.
+        if !fresh {
+            p_mul(&mut c, &mut p_muls, s);
+            if i >= p && kept(i - p) {
+                // H_(s-p) + e <= 2^w - 1 (see the function's doc).
+                let h = Regs::high(pb, s - p);
+                c.add(core, h, h, EKEEP);
+            }
+            for t in 1..=s {
+                let op = regs.row_op(pb, t, t == 1);
+                c.emit(core, op);
+            }
+            if i + p < s {
+                c.load(core, Y, y_at + (i + p) as Addr, Traffic::Operand);
             }
         }
-        if i >= p && kept(i - p) {
-            // H_(s-p) + e <= 2^w - 1 (see the function's doc).
-            let h = Regs::high(pb, s - p);
-            c.add(core, h, h, EKEEP);
-        }
-        for t in 1..=s {
-            let op = regs.row_op(pb, t, t == 1);
-            c.emit(core, op);
-        }
-        if i + p < s {
-            c.load(core, Y, y_at + (i + p) as Addr, Traffic::Operand);
-        }
-        if !res.m {
+        if !res.m && !fresh {
             for j in 0..s {
                 c.load(core, m_reg(j), m_at + j as Addr, Traffic::Operand);
             }
         }
-        // The last iteration computes the words of 2^(w s) - M while it waits for the
+        // The last iteration computes its part of the words of 2^(w s) - M while it waits for the
         // words of Z, each block's ahead of that block: 2^w - 1 is the low half of
         // M_0 M' (M_0 M' = -1 mod 2^w), then N_0 = 2^w - M_0, N_j = (2^w - 1) - M_j.
-        let mut negate: std::collections::VecDeque<Instr> = if last {
+        // When the last iteration's core has an earlier iteration (i = s - 1 - p), the
+        // words are made there instead, after its loads of M (M does not change), where
+        // the core waits anyway.
+        let early = s > p + 1;
+        let negate_here = (last && !early) || (early && i + p + 1 == s);
+        let mut negate: std::collections::VecDeque<Instr> = if negate_here {
             std::iter::once(Instr::Mul {
                 rd: ONES,
                 rj: m_reg(0),
                 rk: MP,
             })
-            .chain((0..s).map(|j| Instr::Sub {
+            .chain((own_from..s).map(|j| Instr::Sub {
                 rd: regs.n + j as Reg,
                 rj: if j == 0 { ZERO } else { ONES },
                 rk: m_reg(j),
@@ -396,6 +472,13 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             Default::default()
         };
         let mut negated = 0;
+        if !last {
+            c.in_loop = false;
+            while let Some(instr) = negate.pop_front() {
+                c.emit(core, instr);
+            }
+            c.in_loop = true;
+        }
         let p_word = |t: usize| regs.row_word(pb, t);
         let q_word = |t: usize| regs.row_word(regs.q, t);
         let u_word = |t: usize| if fresh { p_word(t) } else { regs.u + t as Reg };
@@ -425,17 +508,29 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             .collect();
         let end = |k: usize| starts.get(k + 1).copied().unwrap_or(s + 1);
         let mut q_muls = 0;
+        // Words of M loaded so far (the first iteration loads them two ahead of their
+        // Mul; the others before the wait).
+        let mut m_loaded = if fresh && !res.m { 0 } else { s };
+        let m_load = |c: &mut Code, m_loaded: &mut usize, upto: usize| {
+            while *m_loaded < s && *m_loaded <= upto {
+                let j = *m_loaded;
+                c.load(core, m_reg(j), m_at + j as Addr, Traffic::Operand);
+                *m_loaded += 1;
+            }
+        };
         // Q = M T on block k: its Muls one step ahead, its chain, and its carry folded
         // into H_(hi-1) <= 2^w - 2 (no overflow) for the next block.
-        let q_block = |c: &mut Code, k: usize, q_muls: &mut usize| {
+        let q_block = |c: &mut Code, k: usize, q_muls: &mut usize, m_loaded: &mut usize| {
             let (lo, hi) = (starts[k], end(k));
             if k == 0 {
+                m_load(c, m_loaded, 2);
                 c.mul(core, Regs::low(regs.q, 0), m_reg(0), T);
                 *q_muls = 1;
             }
             let from = lo.max(1);
             for t in from..hi {
                 while *q_muls < s && *q_muls <= t + 1 {
+                    m_load(c, m_loaded, *q_muls + 2);
                     c.mul(core, Regs::low(regs.q, *q_muls), m_reg(*q_muls), T);
                     *q_muls += 1;
                 }
@@ -451,6 +546,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             }
         };
         let mut d_open = false;
+        let mut p_open = false;
         for (k, &lo) in starts.iter().enumerate() {
             let hi = end(k);
             let final_block = hi == s + 1;
@@ -467,8 +563,28 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             c.in_loop = true;
             // U = Z + P on [lo, hi).
             if fresh {
+                // U = P: T, then the row's chain on [lo, hi), cut as U would be.
                 if k == 0 {
+                    p_mul(&mut c, &mut p_muls, 1);
                     c.mul(core, T, p_word(0), MP);
+                }
+                let from = if fresh { lo.max(1) } else { hi };
+                if from < hi {
+                    if p_open {
+                        c.restore(core, CHAIN_U);
+                    }
+                    for t in from..hi {
+                        p_mul(&mut c, &mut p_muls, t + 1);
+                        let op = regs.row_op(pb, t, t == 1);
+                        c.emit(core, op);
+                        if t == from {
+                            c.flush(core);
+                        }
+                    }
+                    if !final_block {
+                        c.capture(core, CHAIN_U);
+                        p_open = true;
+                    }
                 }
             } else {
                 if lo > 0 {
@@ -503,7 +619,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
                 }
             }
             if k == 0 {
-                q_block(&mut c, 0, &mut q_muls);
+                q_block(&mut c, 0, &mut q_muls, &mut m_loaded);
             }
             // W = U + Q on [lo, hi); W_t is Z'_(t-1), sent on unless this is the last
             // iteration.
@@ -513,6 +629,12 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             let send = |c: &mut Code, t: usize| {
                 if t >= 1 && !last {
                     c.store(core, regs.w + t as Reg, z_at(i, t - 1), Traffic::Transfer);
+                } else if t >= 1 && t - 1 < own_from {
+                    // The last iteration's words for the other cores' part of the final
+                    // subtraction.
+                    c.in_loop = false;
+                    c.store(core, regs.w + t as Reg, z_at(i, t - 1), Traffic::Epilogue);
+                    c.in_loop = true;
                 }
             };
             for t in lo..hi {
@@ -538,13 +660,26 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             // The last iteration: the carry of Z + (2^(w(s+1)) - M) on the new words.
             if last {
                 c.in_loop = false;
-                let from = lo.max(1);
+                let from = lo.max(1).max(own_from + 1);
                 if d_open && from < hi {
                     c.restore(core, CHAIN_D);
+                } else if from < hi && own_from > 0 {
+                    // The carry from the core below.
+                    c.load(core, CARRY[CHAIN_D], carry_at(parts - 1), Traffic::Epilogue);
+                    c.emit(
+                        core,
+                        Instr::Sub {
+                            rd: NEG[CHAIN_D],
+                            rj: ZERO,
+                            rk: CARRY[CHAIN_D],
+                        },
+                    );
+                    c.add(core, FLAG, NEG[CHAIN_D], NEG[CHAIN_D]);
                 }
                 for t in from..hi {
                     let j = t - 1;
-                    c.chain(core, j == 0, JUNK, regs.w + t as Reg, regs.n + j as Reg);
+                    let rd = regs.d + j as Reg;
+                    c.chain(core, j == 0, rd, regs.w + t as Reg, regs.n + j as Reg);
                     if t == from {
                         c.flush(core);
                     }
@@ -554,6 +689,9 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
                     // Z_s + (2^w - 1): the top word of 2^(w(s+1)) - M.
                     c.adc(core, JUNK, e, ONES);
                     c.adc(core, SEL, ZERO, ZERO);
+                    if split {
+                        c.store(core, SEL, sel_at, Traffic::Epilogue);
+                    }
                 } else if from < hi {
                     c.capture(core, CHAIN_D);
                     d_open = true;
@@ -562,37 +700,73 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             }
             // The next block of Q, before the wait for the next words of Z.
             if !final_block {
-                q_block(&mut c, k + 1, &mut q_muls);
+                q_block(&mut c, k + 1, &mut q_muls, &mut m_loaded);
             }
+        }
+        if fresh && i + p < s {
+            c.load(core, Y, y_at + (i + p) as Addr, Traffic::Operand);
         }
         c.flush(core);
         if last {
-            // Result = Z + SEL (2^(w s) - M) mod 2^(w s): Z - M when Z >= M, else Z.
+            // Result = Z + SEL (2^(w s) - M) mod 2^(w s): Z - M when Z >= M, else Z. The
+            // words of Z + (2^(w s) - M) are made, so each result word is Z_j + SEL E_j
+            // with E_j = D_j - Z_j mod 2^w: no carry, one Mul, one Add, one store.
             c.in_loop = false;
-            let v = |j: usize| regs.v + 2 * j as Reg;
-            c.mul(core, v(0), SEL, regs.n);
-            if s > 1 {
-                c.mul(core, v(1), SEL, regs.n + 1);
-            }
-            for j in 0..s {
-                if j + 2 < s {
-                    c.mul(core, v(j + 2), SEL, regs.n + (j + 2) as Reg);
-                }
-                c.chain(
-                    core,
-                    j == 0,
-                    regs.r + j as Reg,
-                    regs.w + (j + 1) as Reg,
-                    v(j),
-                );
-                if j > 0 {
-                    let at = result + (j - 1) as Addr;
-                    c.store(core, regs.r + (j - 1) as Reg, at, Traffic::Epilogue);
-                }
-            }
-            let at = result + (s - 1) as Addr;
-            c.store(core, regs.r + (s - 1) as Reg, at, Traffic::Epilogue);
+            c.age = s as u32;
+            let z = |j: usize| regs.w + (j + 1) as Reg;
+            differences(&mut c, core, own_from, s, &z);
+            select(&mut c, core, own_from, s, &z, SEL);
         }
+        c.age = i as u32;
+    }
+    // The other cores' part of the final subtraction, on the last iteration's words
+    // [a, b): their words of 2^(w s) - M (from their own words of M), the carry chain
+    // of Z + (2^(w s) - M) on them, from and to the neighbouring parts, then the
+    // selector from the last core and the result words.
+    for q in 0..parts - 1 {
+        let core = (s + q) % p;
+        let (a, b) = range(q);
+        c.in_loop = false;
+        c.age = s as u32;
+        if a > 0 || b > 1 {
+            c.mul(core, ONES, m_reg(0), MP);
+        }
+        for j in a..b {
+            let rj = if j == 0 { ZERO } else { ONES };
+            c.emit(
+                core,
+                Instr::Sub {
+                    rd: regs.n + j as Reg,
+                    rj,
+                    rk: m_reg(j),
+                },
+            );
+        }
+        for j in a..b {
+            c.load(core, regs.zl + j as Reg, z_at(s - 1, j), Traffic::Epilogue);
+        }
+        if a > 0 {
+            c.load(core, CARRY[CHAIN_D], carry_at(q), Traffic::Epilogue);
+            c.emit(
+                core,
+                Instr::Sub {
+                    rd: NEG[CHAIN_D],
+                    rj: ZERO,
+                    rk: CARRY[CHAIN_D],
+                },
+            );
+            c.add(core, FLAG, NEG[CHAIN_D], NEG[CHAIN_D]);
+        }
+        for j in a..b {
+            let rd = regs.d + j as Reg;
+            c.chain(core, j == 0, rd, regs.zl + j as Reg, regs.n + j as Reg);
+        }
+        c.adc(core, CARRY[CHAIN_D], ZERO, ZERO);
+        c.store(core, CARRY[CHAIN_D], carry_at(q + 1), Traffic::Epilogue);
+        let z = |j: usize| regs.zl + j as Reg;
+        differences(&mut c, core, a, b, &z);
+        c.load(core, SEL, sel_at, Traffic::Epilogue);
+        select(&mut c, core, a, b, &z, SEL);
     }
     Ok(Program {
         cores: c.code,

@@ -236,3 +236,119 @@ pub fn simulate_checked(
     }
     Ok(report)
 }
+
+#[cfg(test)]
+mod trace {
+    use super::*;
+    use isa::Instr;
+
+    /// Prints Fig. 6's cycles (method-I, method-II) for 1..=8 cores.
+    #[test]
+    #[ignore]
+    fn fig_6_numbers() {
+        let (m, x, y) = crate::check::random_operands(256, 1).unwrap();
+        for method in [Method::MethodI, Method::MethodII] {
+            let row: Vec<u64> = (1..=8)
+                .map(|cores| {
+                    let method = if cores == 1 {
+                        Method::SingleCore
+                    } else {
+                        method
+                    };
+                    let config = Config {
+                        method,
+                        cores,
+                        bits: 256,
+                        word: 16,
+                        registers: 16,
+                    };
+                    simulate_checked(&config, &m, &x, &y).unwrap().stats.cycles
+                })
+                .collect();
+            println!("{method:?} {row:?}");
+        }
+    }
+
+    /// Prints method-I's bundles on 4 cores (Fig. 6's operands): `cargo test -p
+    /// montmul-sim trace -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn method_i_trace() {
+        let cores: usize = std::env::var("TRACE_P")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(4);
+        let (m, x, y) = crate::check::random_operands(256, 1).unwrap();
+        let config = Config {
+            method: Method::MethodI,
+            cores,
+            bits: 256,
+            word: 16,
+            registers: 16,
+        };
+        let (w, s) = (config.word, config.words());
+        let words = |v: &BigUint, count: usize| -> Vec<u64> {
+            let mask = (BigUint::from(1u32) << w) - 1u32;
+            (0..count)
+                .map(|j| {
+                    let d = (v >> (w as usize * j)) & &mask;
+                    d.iter_u64_digits().next().unwrap_or(0)
+                })
+                .collect()
+        };
+        let m_words = words(&m, s);
+        let r = BigUint::from(1u32) << (w as usize * s);
+        let neg_m = words(&((&r << w) - &m), s + 1);
+        let m0 = m_words[0];
+        let mut inv = m0;
+        for _ in 0..5 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(inv)));
+        }
+        let ops = program::Operands {
+            x: &words(&x, s),
+            y: &words(&y, s),
+            m: &m_words,
+            m_prime: inv.wrapping_neg() & ((1u64 << w) - 1),
+            neg_m: &neg_m,
+            top_bit: true,
+        };
+        let prog = program::generate(&config, &ops, method_one::BLOCK).unwrap();
+        let (bundles, _) =
+            schedule::pack(&prog.cores, prog.registers, &prog.in_loop, &prog.urgency).unwrap();
+        let mut pcs = vec![0usize; cores];
+        let mut idle_port = 0;
+        for (cycle, b) in bundles.iter().enumerate() {
+            let mut line = format!("{cycle:4} ");
+            let mut port = false;
+            for (c, i) in b.iter().enumerate() {
+                let txt = match i {
+                    Instr::Nop => "-".to_string(),
+                    _ => {
+                        let age = prog.urgency[c][pcs[c]];
+                        pcs[c] += 1;
+                        if i.memory().is_some() {
+                            port = true;
+                        }
+                        let t = format!("{i:?}");
+                        let t: String = t
+                            .split_whitespace()
+                            .filter(|x| {
+                                !x.contains("traffic")
+                                    && !x.starts_with("Transfer")
+                                    && !x.starts_with("Operand")
+                            })
+                            .collect::<Vec<_>>()
+                            .join("");
+                        format!("{age}:{t}")
+                    }
+                };
+                line += &format!("{txt:34}");
+            }
+            if !port {
+                idle_port += 1;
+                line += " .";
+            }
+            println!("{line} idle={idle_port}");
+        }
+    }
+}
