@@ -665,16 +665,9 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
                     c.restore(core, CHAIN_D);
                 } else if from < hi && own_from > 0 {
                     // The carry from the core below.
+                    // c + (2^w - 1) carries exactly when c = 1.
                     c.load(core, CARRY[CHAIN_D], carry_at(parts - 1), Traffic::Epilogue);
-                    c.emit(
-                        core,
-                        Instr::Sub {
-                            rd: NEG[CHAIN_D],
-                            rj: ZERO,
-                            rk: CARRY[CHAIN_D],
-                        },
-                    );
-                    c.add(core, FLAG, NEG[CHAIN_D], NEG[CHAIN_D]);
+                    c.add(core, FLAG, CARRY[CHAIN_D], ONES);
                 }
                 for t in from..hi {
                     let j = t - 1;
@@ -747,15 +740,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         }
         if a > 0 {
             c.load(core, CARRY[CHAIN_D], carry_at(q), Traffic::Epilogue);
-            c.emit(
-                core,
-                Instr::Sub {
-                    rd: NEG[CHAIN_D],
-                    rj: ZERO,
-                    rk: CARRY[CHAIN_D],
-                },
-            );
-            c.add(core, FLAG, NEG[CHAIN_D], NEG[CHAIN_D]);
+            c.add(core, FLAG, CARRY[CHAIN_D], ONES);
         }
         for j in a..b {
             let rd = regs.d + j as Reg;
