@@ -242,7 +242,8 @@ mod trace {
     use super::*;
     use isa::Instr;
 
-    /// Prints Fig. 6's cycles (method-I, method-II) for 1..=8 cores.
+    /// Prints Fig. 6's cycles (method-I, method-II) for 1..=8 cores, and the counts on 4
+    /// cores: `cargo test -p montmul-sim fig_6_numbers -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn fig_6_numbers() {
@@ -266,6 +267,14 @@ mod trace {
                 })
                 .collect();
             println!("{method:?} {row:?}");
+            let config = Config {
+                method,
+                cores: 4,
+                bits: 256,
+                word: 16,
+                registers: 16,
+            };
+            println!("{:?}", simulate_checked(&config, &m, &x, &y).unwrap().stats);
         }
     }
 
