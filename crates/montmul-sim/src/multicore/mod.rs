@@ -275,6 +275,17 @@ mod trace {
                 registers: 16,
             };
             println!("{:?}", simulate_checked(&config, &m, &x, &y).unwrap().stats);
+            if method == Method::MethodI {
+                let blocks: Vec<u64> = (2..=10)
+                    .map(|b| {
+                        simulate_blocks(&config, b, &m, &x, &y)
+                            .unwrap()
+                            .stats
+                            .cycles
+                    })
+                    .collect();
+                println!("blocks 2..=10 on 4 cores: {blocks:?}");
+            }
         }
     }
 
