@@ -4,8 +4,9 @@
 //! for each of p cores ([`machine`]); a core has w-bit registers (w = 16 or 32), a carry
 //! flag, the seven instructions of [`isa`] and a 4-stage pipeline; all cores share one
 //! single-port data memory. [`program`] generates the code of FIOS (Alg. 1) for one
-//! core and for the two schedules of sec. 4, `schedule` packs it into bundles, and the
-//! machine runs it on real operands, counting cycles, loads and stores.
+//! core and for method-II, [`method_one`] for method-I (the two schedules of sec. 4),
+//! `schedule` packs it into bundles, and the machine runs it on real operands, counting
+//! cycles, loads and stores.
 //!
 //! The seed leaves the code itself open; what this model assumes is stated where it is
 //! decided: the pipeline timing in [`machine`], the packing in `schedule`, the
@@ -19,9 +20,12 @@
 //! - An iteration works row by row with one carry flag (see [`program`]): 2 `Mul` and 4
 //!   `Add`/`Adc` per word, as the seed's N_mul = 2s^2 + s and N_add = 4s^2 + s count,
 //!   plus a few additions per iteration for the rows' top words and local carries.
+//!   Method-I cuts its chains into blocks, so that each iteration's low words leave
+//!   early, at 5 more additions per cut ([`method_one`]).
 
 pub mod isa;
 pub mod machine;
+pub mod method_one;
 pub mod program;
 mod schedule;
 
@@ -145,6 +149,18 @@ pub fn simulate(
     x: &BigUint,
     y: &BigUint,
 ) -> Result<Report, SimError> {
+    simulate_blocks(config, method_one::BLOCK, m, x, y)
+}
+
+/// [`simulate`], with method-I's carry chains cut every `block` positions (see
+/// [`method_one`]; [`simulate`] uses [`method_one::BLOCK`]). Other methods ignore it.
+pub fn simulate_blocks(
+    config: &Config,
+    block: usize,
+    m: &BigUint,
+    x: &BigUint,
+    y: &BigUint,
+) -> Result<Report, SimError> {
     config.validate()?;
     if m.bits() < 2 || !m.bit(0) {
         return Err(SimError::InvalidModulus);
@@ -186,8 +202,9 @@ pub fn simulate(
         neg_m: &neg_m,
         top_bit: config.bits == w * s as u32,
     };
-    let prog = program::generate(config, &ops)?;
-    let (bundles, in_loop) = schedule::pack(&prog.cores, prog.registers, &prog.loop_end)?;
+    let prog = program::generate(config, &ops, block)?;
+    let (bundles, in_loop) =
+        schedule::pack(&prog.cores, prog.registers, &prog.in_loop, &prog.urgency)?;
     let mut machine = Machine::new(config.cores, prog.registers, w, prog.memory);
     let stats = machine.run_marked(&bundles, &in_loop)?;
     let at = prog.result as usize;
@@ -218,4 +235,140 @@ pub fn simulate_checked(
         });
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod trace {
+    use super::*;
+    use isa::Instr;
+
+    /// Prints Fig. 6's cycles (method-I, method-II) for 1..=8 cores, and the counts on 4
+    /// cores: `cargo test -p montmul-sim fig_6_numbers -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn fig_6_numbers() {
+        let (m, x, y) = crate::check::random_operands(256, 1).unwrap();
+        for method in [Method::MethodI, Method::MethodII] {
+            let row: Vec<u64> = (1..=8)
+                .map(|cores| {
+                    let method = if cores == 1 {
+                        Method::SingleCore
+                    } else {
+                        method
+                    };
+                    let config = Config {
+                        method,
+                        cores,
+                        bits: 256,
+                        word: 16,
+                        registers: 16,
+                    };
+                    simulate_checked(&config, &m, &x, &y).unwrap().stats.cycles
+                })
+                .collect();
+            println!("{method:?} {row:?}");
+            let config = Config {
+                method,
+                cores: 4,
+                bits: 256,
+                word: 16,
+                registers: 16,
+            };
+            println!("{:?}", simulate_checked(&config, &m, &x, &y).unwrap().stats);
+            if method == Method::MethodI {
+                let blocks: Vec<u64> = (2..=10)
+                    .map(|b| {
+                        simulate_blocks(&config, b, &m, &x, &y)
+                            .unwrap()
+                            .stats
+                            .cycles
+                    })
+                    .collect();
+                println!("blocks 2..=10 on 4 cores: {blocks:?}");
+            }
+        }
+    }
+
+    /// Prints method-I's bundles on 4 cores (Fig. 6's operands): `cargo test -p
+    /// montmul-sim trace -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn method_i_trace() {
+        let cores: usize = std::env::var("TRACE_P")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(4);
+        let (m, x, y) = crate::check::random_operands(256, 1).unwrap();
+        let config = Config {
+            method: Method::MethodI,
+            cores,
+            bits: 256,
+            word: 16,
+            registers: 16,
+        };
+        let (w, s) = (config.word, config.words());
+        let words = |v: &BigUint, count: usize| -> Vec<u64> {
+            let mask = (BigUint::from(1u32) << w) - 1u32;
+            (0..count)
+                .map(|j| {
+                    let d = (v >> (w as usize * j)) & &mask;
+                    d.iter_u64_digits().next().unwrap_or(0)
+                })
+                .collect()
+        };
+        let m_words = words(&m, s);
+        let r = BigUint::from(1u32) << (w as usize * s);
+        let neg_m = words(&((&r << w) - &m), s + 1);
+        let m0 = m_words[0];
+        let mut inv = m0;
+        for _ in 0..5 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(inv)));
+        }
+        let ops = program::Operands {
+            x: &words(&x, s),
+            y: &words(&y, s),
+            m: &m_words,
+            m_prime: inv.wrapping_neg() & ((1u64 << w) - 1),
+            neg_m: &neg_m,
+            top_bit: true,
+        };
+        let prog = program::generate(&config, &ops, method_one::BLOCK).unwrap();
+        let (bundles, _) =
+            schedule::pack(&prog.cores, prog.registers, &prog.in_loop, &prog.urgency).unwrap();
+        let mut pcs = vec![0usize; cores];
+        let mut idle_port = 0;
+        for (cycle, b) in bundles.iter().enumerate() {
+            let mut line = format!("{cycle:4} ");
+            let mut port = false;
+            for (c, i) in b.iter().enumerate() {
+                let txt = match i {
+                    Instr::Nop => "-".to_string(),
+                    _ => {
+                        let age = prog.urgency[c][pcs[c]];
+                        pcs[c] += 1;
+                        if i.memory().is_some() {
+                            port = true;
+                        }
+                        let t = format!("{i:?}");
+                        let t: String = t
+                            .split_whitespace()
+                            .filter(|x| {
+                                !x.contains("traffic")
+                                    && !x.starts_with("Transfer")
+                                    && !x.starts_with("Operand")
+                            })
+                            .collect::<Vec<_>>()
+                            .join("");
+                        format!("{age}:{t}")
+                    }
+                };
+                line += &format!("{txt:34}");
+            }
+            if !port {
+                idle_port += 1;
+                line += " .";
+            }
+            println!("{line} idle={idle_port}");
+        }
+    }
 }

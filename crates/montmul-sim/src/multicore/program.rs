@@ -1,6 +1,7 @@
-//! Program generators: FIOS (seed 002, Alg. 1) for one core, method-I and method-II.
+//! Program generators: FIOS (seed 002, Alg. 1) for one core and method-II; method-I has
+//! its own generator, [`super::method_one`], which [`generate`] calls.
 //!
-//! All three are built from one routine, `Builder::iteration`: one core runs one
+//! Both are built from one routine, `Builder::iteration`: one core runs one
 //! iteration of the outer loop on a slice [a, b) of q words of Z, X and M, row by row,
 //! with the one carry flag of the ISA (seed 002, Table 1):
 //!
@@ -37,7 +38,7 @@
 //! carries rippling up from core to core, subtracts M when Z >= M (the carry of Z +
 //! (2^(w(s+1)) - M), rippling up the same way and sent back to every core, which
 //! selects each of its words with a `Mul`, since the ISA has no branch) and stores the
-//! s + 1 words of the result. Method-I's Z is in memory by then; core 0 finishes it.
+//! s + 1 words of the result.
 
 use super::isa::{Addr, Instr, Reg, Traffic};
 use super::{Config, Method};
@@ -207,8 +208,12 @@ pub struct Program {
     /// Registers per core: [`SCRATCH_REGISTERS`] + S_rf + 3 (s + 1) (the accumulator
     /// and the two rows of products).
     pub registers: usize,
-    /// Per core, how many of its instructions are the loop (the rest is the epilogue).
-    pub loop_end: Vec<usize>,
+    /// Per core and instruction, whether it belongs to the loop (seed 002's counts) or
+    /// to the epilogue (the final carries and conditional subtraction).
+    pub in_loop: Vec<Vec<bool>>,
+    /// Per core and instruction, how urgent it is for the packer (lower first; empty:
+    /// all alike, the cores take turns).
+    pub urgency: Vec<Vec<u32>>,
 }
 
 /// The words of the operands, as the generator needs them (little-endian, s words).
@@ -227,8 +232,9 @@ pub struct Operands<'a> {
     pub top_bit: bool,
 }
 
-/// Generates the program of `config` for these operands.
-pub fn generate(config: &Config, ops: &Operands<'_>) -> Result<Program, SimError> {
+/// Generates the program of `config` for these operands (method-I with its carry chains
+/// cut every `block` positions: [`super::method_one`]).
+pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Program, SimError> {
     let s = ops.m.len();
     let mut b = Builder {
         memory: Vec::new(),
@@ -242,16 +248,23 @@ pub fn generate(config: &Config, ops: &Operands<'_>) -> Result<Program, SimError
     let layout = Layout { x, y, m, mp, neg_m };
     let parts = match config.method {
         Method::SingleCore | Method::MethodII => b.sliced(config, s, &layout, ops.top_bit)?,
-        Method::MethodI => b.whole(config, s, &layout, ops.top_bit)?,
+        Method::MethodI => return super::method_one::generate(config, ops, block),
     };
-    let loop_end = b.code.iter().map(Vec::len).collect();
+    let loop_end: Vec<usize> = b.code.iter().map(Vec::len).collect();
     let result = b.epilogue(&parts, s, config.registers, &layout);
+    let in_loop = b
+        .code
+        .iter()
+        .zip(loop_end)
+        .map(|(code, end)| (0..code.len()).map(|k| k < end).collect())
+        .collect();
     Ok(Program {
         cores: b.code,
         memory: b.memory,
         result,
         registers: Blocks::total(config.registers, s),
-        loop_end,
+        in_loop,
+        urgency: Vec::new(),
     })
 }
 
@@ -782,88 +795,6 @@ impl Builder {
             })
             .collect();
         Ok(parts)
-    }
-
-    /// Method-I: iteration i runs on core i mod p over all s words; Z goes from core to
-    /// core through memory, one word as soon as it is made.
-    fn whole(
-        &mut self,
-        config: &Config,
-        s: usize,
-        layout: &Layout,
-        top_bit: bool,
-    ) -> Result<Vec<Part>, SimError> {
-        let p = config.cores;
-        let res = Residency::whole(config.registers, s);
-        let blocks = Blocks::new(config.registers, s);
-        let mut sources = Vec::new();
-        for k in 0..p.min(s) {
-            let place = self.residents(k, res, 0..s, layout, config.registers)?;
-            self.load(k, MP, layout.mp, Traffic::Constant);
-            sources.push(place);
-        }
-        // Z_0..Z_(s-1) of every iteration, and the extra top bit when it can be set.
-        let z_slot: Vec<Addr> = (0..s * s).map(|_| self.alloc(1)).collect();
-        let hi_slot: Vec<Addr> = (0..s).map(|_| self.alloc(1)).collect();
-        let z_at = |i: usize, j: usize| z_slot[i * s + j];
-        for i in 0..s {
-            let k = i % p;
-            let place = &sources[k];
-            let it = Iteration {
-                i,
-                next: (i + p < s).then_some(i + p),
-                first: i < p,
-                x: place.x.clone(),
-                m: place.m.clone(),
-                z: (0..s)
-                    .map(|j| {
-                        if i == 0 {
-                            Src::Zero
-                        } else {
-                            Src::Mem(z_at(i - 1, j), Traffic::Transfer)
-                        }
-                    })
-                    .collect(),
-                top: Src::Zero,
-                e_hi: if i == 0 || !top_bit {
-                    Src::Zero
-                } else {
-                    Src::Mem(hi_slot[i - 1], Traffic::Transfer)
-                },
-                overflow: top_bit,
-                t_load: None,
-                t_store: None,
-                acc: (0..=s).map(|t| blocks.window(t, s)).collect(),
-                rows: blocks.rows,
-                low: Dst::Drop,
-                z_out: (0..s)
-                    .map(|pos| Dst::Mem(z_at(i, pos), Traffic::Transfer))
-                    .collect(),
-                e_hi_out: if top_bit {
-                    Dst::Mem(hi_slot[i], Traffic::Transfer)
-                } else {
-                    // n < w s: Z < 2M < R, so the bit is provably 0.
-                    Dst::Drop
-                },
-            };
-            self.iteration(k, &it, layout.y);
-        }
-        // Z is in memory after the last iteration; core 0 finishes it.
-        Ok(vec![Part {
-            core: 0,
-            a: 0,
-            b: s,
-            words: (0..s - 1)
-                .map(|j| Src::Mem(z_at(s - 1, j), Traffic::Epilogue))
-                .collect(),
-            top: Src::Zero,
-            e_lo: Src::Mem(z_at(s - 1, s - 1), Traffic::Epilogue),
-            e_hi: if top_bit {
-                Src::Mem(hi_slot[s - 1], Traffic::Epilogue)
-            } else {
-                Src::Zero
-            },
-        }])
     }
 
     /// After the loop: every core adds its E into its words and passes the carry up

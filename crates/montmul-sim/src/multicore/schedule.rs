@@ -10,7 +10,10 @@
 //! - it loads a word another instruction stores (a transfer between cores) and that
 //!   store was issued in an earlier cycle;
 //!
-//! otherwise the core gets a `Nop`. The machine runs the bundles with its own interlocks,
+//! otherwise the core gets a `Nop`. Where the generator marks how urgent each
+//! instruction is (method-I: the number of its iteration, since every later iteration
+//! waits on the earlier ones), the cores are walked most urgent first, so that the
+//! memory port goes to the oldest iteration. The machine runs the bundles with its own interlocks,
 //! so a packing mistake would cost stall cycles, never a wrong result.
 
 use std::collections::{HashMap, HashSet};
@@ -25,12 +28,16 @@ const DEADLOCK_CYCLES: u64 = 10_000;
 /// Bundles, and for each slot whether its instruction belongs to the loop.
 pub(crate) type Packed = (Vec<Vec<Instr>>, Vec<Vec<bool>>);
 
-/// Packs `programs` (one per core, `registers` registers each) into bundles; the first
-/// `loop_end[c]` instructions of core c are the loop.
+/// Packs `programs` (one per core, `registers` registers each) into bundles;
+/// `in_loop[c][k]` says whether instruction k of core c belongs to the loop, and
+/// `urgency[c][k]` orders the cores each cycle: the core whose next instruction has the
+/// lowest value goes first (ties, and instructions without a value, in the rotating
+/// order).
 pub(crate) fn pack(
     programs: &[Vec<Instr>],
     registers: usize,
-    loop_end: &[usize],
+    in_loop: &[Vec<bool>],
+    urgency: &[Vec<u32>],
 ) -> Result<Packed, SimError> {
     let cores = programs.len();
     let produced: HashSet<Addr> = programs
@@ -53,8 +60,15 @@ pub(crate) fn pack(
         let mut mark = vec![false; cores];
         let mut port_busy = false;
         let mut issued = false;
-        for offset in 0..cores {
-            let c = (cycle as usize + offset) % cores;
+        let mut order: Vec<usize> = (0..cores).map(|o| (cycle as usize + o) % cores).collect();
+        order.sort_by_key(|&c| {
+            urgency
+                .get(c)
+                .and_then(|u| u.get(pc[c]))
+                .copied()
+                .unwrap_or(u32::MAX)
+        });
+        for c in order {
             let Some(instr) = programs[c].get(pc[c]) else {
                 continue;
             };
@@ -85,7 +99,7 @@ pub(crate) fn pack(
                 }
             }
             bundle[c] = *instr;
-            mark[c] = pc[c] < loop_end.get(c).copied().unwrap_or(0);
+            mark[c] = in_loop.get(c).and_then(|m| m.get(pc[c])) == Some(&true);
             pc[c] += 1;
             issued = true;
         }

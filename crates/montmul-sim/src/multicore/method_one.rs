@@ -1,0 +1,764 @@
+//! Method-I (seed 002, sec. 4, Fig. 3): iteration i of FIOS (Alg. 1) runs on core
+//! i mod p over all s words, and Z goes from core to core through the data memory, "each
+//! word is transferred to core-2 as soon as it is generated".
+//!
+//! The next iteration can start as soon as the lowest new word Z'_0 has arrived, so the
+//! program is built to make the low words early. One iteration, with one carry flag
+//! (seed 002, Table 1), on positions 0..=s:
+//!
+//! ```text
+//! P = X Y_i       s Mul, s additions (P_t = L_t + H_(t-1) + Ca; no Z needed)
+//! U = Z + P       s + 1 additions; U_0 = (Z_0 + P_0) mod 2^w is T's addition
+//! T = U_0 M'      1 Mul (Alg. 1, line 3)
+//! Q = M T         s Mul, s additions
+//! W = U + Q       s + 1 additions; W_0 = 0, Z'_(t-1) = W_t (the division by 2^w)
+//! ```
+//!
+//! The row P needs neither Z nor T, so it (and the loads of M and of the next Y_i) goes
+//! ahead of the wait for the previous core's words. The chains U, Q and W are cut into
+//! blocks of [`BLOCK`] positions: the low block of each runs first (U, then Q, then W),
+//! so that Z'_0, Z'_1, ... leave after about 2 [`BLOCK`] additions, not after three whole
+//! chains. At a cut a chain's carry is captured (`Adc c = 0 + 0 + Ca`) and put back at
+//! the start of its next block (`Sub n = 0 - c`; `Add n + n` carries exactly when
+//! c = 1). The row Q is cut once, after its low block, and its carry is folded into the
+//! high half H_(k-1) (`Adc H = H + 0 + Ca`, no overflow: a high half is at most
+//! 2^w - 2). The rest of Q runs right after the low block of W; U and W then go block by
+//! block.
+//!
+//! Z's extra bit. When n = w s, Z < 2M can reach R = 2^(w s), so an iteration makes a
+//! bit e of weight r^s (r = 2^w) beside its s words: the carries out of the top of U and
+//! of W (their sum is at most 1, because Z + P + Q < 2 M r < 2 r^(s+1)). The core keeps
+//! that bit and adds it in its own next iteration, i + p, instead of sending it along
+//! (see [`generate`] for the bound); the bits of the last p - 1 iterations, which have
+//! no later iteration on their core, go to the next core through memory as Z_s.
+//!
+//! The first iteration (Z = 0, so U = P) runs its row P in blocks beside Q and W, its
+//! `Mul`s one word ahead, so that T (which needs only X_0 Y_0) and the first words of Z
+//! come first; each core loads X (when it stays in registers) two words ahead of its
+//! `Mul`s in its first iteration, and M' with its first Y.
+//!
+//! The conditional subtraction (seed 002, sec. 4: "After sixteen iterations and a
+//! conditional substraction") is shared by the p cores (p >= 2, s >= 2p; one core
+//! otherwise): core q takes the result words [q s / p, (q + 1) s / p), and the last
+//! iteration's core takes the top part, whose words it holds in its registers. It sends
+//! the lower words to the other cores as it makes them (the last iteration stores no
+//! other word). Each core makes its words of 2^(w s) - M from the words of M in its
+//! registers (2^w - 1 is the low half of M_0 M', since M' M_0 = -1 mod 2^w; 2^w - M_0,
+//! then (2^w - 1) - M_j, one `Sub` each), runs the carry chain D = Z + (2^(w s) - M) on
+//! its words, from the carry of the core below and to the core above, through memory;
+//! the last core's carry out of Z + (2^(w(s+1)) - M) is 1 exactly when Z >= M, and is
+//! sent to every core as the selector c. Each result word is Z_j + c (D_j - Z_j) mod 2^w
+//! (`Sub`, `Mul` by c, `Add`, store: no carry crosses a word). Its top word is 0 (the
+//! result is below M), which the data memory already holds.
+
+use super::isa::{Addr, Instr, Reg, Traffic};
+use super::program::{Operands, Program, Residency, SCRATCH_REGISTERS};
+use super::Config;
+use crate::SimError;
+
+/// Positions per carry block of an iteration. The smallest size with the fewest cycles
+/// on 4 cores at n = 256, w = 16, S_rf = 16, over 2..=32 (test
+/// `method_i_block_is_the_best_on_4_cores`, docs/ARCHITECTURES.md).
+pub const BLOCK: usize = 7;
+
+// Named datapath registers (outside S_rf, as in `program`).
+const ZERO: Reg = 0;
+const MP: Reg = 1;
+const Y: Reg = 2;
+const T: Reg = 3; // and 4, the high half of U_0 M' (unused)
+const ONES: Reg = 5; // and 6, the high half of M_0 M' (unused)
+const JUNK: Reg = 7;
+const FLAG: Reg = 8;
+const CTOP: Reg = 9;
+const EKEEP: Reg = 10;
+const EOUT: Reg = 11;
+const SEL: Reg = 12;
+/// Captured carries of the chains U, W and D at a cut, and their negations.
+const CARRY: [Reg; 3] = [13, 14, 15];
+const NEG: [Reg; 3] = [16, 17, 18];
+const CHAIN_U: usize = 0;
+const CHAIN_W: usize = 1;
+const CHAIN_D: usize = 2;
+
+/// The register blocks after the S_rf registers.
+#[derive(Clone, Copy)]
+struct Regs {
+    s: usize,
+    /// X words loaded for the row P (when X does not stay), s.
+    x: Reg,
+    /// M words loaded for the row Q (when M does not stay), s.
+    m: Reg,
+    /// Products of the row P (L_t, H_t), 2s, then P_s.
+    p: Reg,
+    /// Products of the row Q, 2s, then Q_s.
+    q: Reg,
+    /// Z words from the previous iteration, and its top bit: s + 1.
+    z: Reg,
+    /// U, s + 1.
+    u: Reg,
+    /// W, s + 1 (W_t is Z'_(t-1)).
+    w: Reg,
+    /// The words of 2^(w s) - M, s.
+    n: Reg,
+    /// Products carry (2^(w s) - M)_j, 2s.
+    v: Reg,
+    /// Result words, s.
+    r: Reg,
+    /// Words of Z received for the final subtraction, s.
+    zl: Reg,
+    /// Words of Z + (2^(w s) - M), s.
+    d: Reg,
+    /// Their differences from Z's words, s.
+    e: Reg,
+    total: usize,
+}
+
+impl Regs {
+    fn new(registers: usize, s: usize) -> Self {
+        let mut next = SCRATCH_REGISTERS + registers;
+        let mut take = |k: usize| {
+            let at = next as Reg;
+            next += k;
+            at
+        };
+        let x = take(s);
+        let m = take(s);
+        let p = take(2 * s + 1);
+        let q = take(2 * s + 1);
+        let z = take(s + 1);
+        let u = take(s + 1);
+        let w = take(s + 1);
+        let n = take(s);
+        let v = take(2 * s);
+        let r = take(s);
+        let zl = take(s);
+        let d = take(s);
+        let e = take(s);
+        Regs {
+            s,
+            x,
+            m,
+            p,
+            q,
+            z,
+            u,
+            w,
+            n,
+            v,
+            r,
+            zl,
+            d,
+            e,
+            total: next,
+        }
+    }
+
+    /// Low half of row product t (the row word t once the chain has run).
+    fn low(base: Reg, t: usize) -> Reg {
+        base + 2 * t as Reg
+    }
+
+    /// High half of row product t.
+    fn high(base: Reg, t: usize) -> Reg {
+        base + 2 * t as Reg + 1
+    }
+
+    /// Row word t of a row at `base` (t = s: the top word).
+    fn row_word(&self, base: Reg, t: usize) -> Reg {
+        base + 2 * t as Reg
+    }
+
+    /// The chain instruction that makes row word t (1 <= t <= s): L_t + H_(t-1) + Ca,
+    /// or H_(s-1) + Ca for the top word. `first`: `Add` instead of `Adc`.
+    fn row_op(&self, base: Reg, t: usize, first: bool) -> Instr {
+        let (rd, rj, rk) = if t < self.s {
+            (
+                Self::low(base, t),
+                Self::low(base, t),
+                Self::high(base, t - 1),
+            )
+        } else {
+            (self.row_word(base, self.s), Self::high(base, t - 1), ZERO)
+        };
+        if first {
+            Instr::Add { rd, rj, rk }
+        } else {
+            Instr::Adc { rd, rj, rk }
+        }
+    }
+}
+
+/// The instruction streams being built, with each instruction's loop/epilogue mark.
+struct Code {
+    code: Vec<Vec<Instr>>,
+    marks: Vec<Vec<bool>>,
+    /// Whether instructions emitted now belong to the loop.
+    in_loop: bool,
+    /// Each instruction's urgency for the packer: the iteration it serves.
+    ages: Vec<Vec<u32>>,
+    /// The iteration the instructions emitted now serve.
+    age: u32,
+    /// Per core: `Sub`s that wait one instruction before they are emitted (so that the
+    /// captured carry they read is ready).
+    pending: Vec<Vec<Instr>>,
+}
+
+impl Code {
+    fn emit(&mut self, core: usize, instr: Instr) {
+        self.code[core].push(instr);
+        self.marks[core].push(self.in_loop);
+        self.ages[core].push(self.age);
+    }
+
+    fn flush(&mut self, core: usize) {
+        let pending = std::mem::take(&mut self.pending[core]);
+        for instr in pending {
+            self.emit(core, instr);
+        }
+    }
+
+    fn load(&mut self, core: usize, rd: Reg, addr: Addr, traffic: Traffic) {
+        self.emit(core, Instr::Load { rd, addr, traffic });
+    }
+
+    fn store(&mut self, core: usize, rs: Reg, addr: Addr, traffic: Traffic) {
+        self.emit(core, Instr::Store { rs, addr, traffic });
+    }
+
+    fn add(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
+        self.emit(core, Instr::Add { rd, rj, rk });
+    }
+
+    fn adc(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
+        self.emit(core, Instr::Adc { rd, rj, rk });
+    }
+
+    fn mul(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
+        self.emit(core, Instr::Mul { rd, rj, rk });
+    }
+
+    /// `Add` or `Adc` (`first`: the chain starts here, no carry in).
+    fn chain(&mut self, core: usize, first: bool, rd: Reg, rj: Reg, rk: Reg) {
+        if first {
+            self.add(core, rd, rj, rk);
+        } else {
+            self.adc(core, rd, rj, rk);
+        }
+    }
+
+    /// Saves chain k's carry at a cut: `Adc c = 0 + 0 + Ca`, and (one instruction
+    /// later) n = 0 - c, for [`Code::restore`].
+    fn capture(&mut self, core: usize, k: usize) {
+        self.adc(core, CARRY[k], ZERO, ZERO);
+        self.pending[core].push(Instr::Sub {
+            rd: NEG[k],
+            rj: ZERO,
+            rk: CARRY[k],
+        });
+    }
+
+    /// Puts chain k's saved carry back into the flag: n + n with n = 0 - c carries
+    /// exactly when c = 1 (2 (2^w - 1) >= 2^w; 0 + 0 does not).
+    fn restore(&mut self, core: usize, k: usize) {
+        self.flush(core);
+        self.add(core, FLAG, NEG[k], NEG[k]);
+    }
+}
+
+/// Generates method-I for `config` with its chains cut every `block` positions (at least
+/// 2; `block` >= 2s means no cut, since the cuts move down one position per iteration).
+///
+/// Z's extra bit (n = w s): the core of iteration i keeps its bit e and adds it in its
+/// iteration i + p, when there is one. Until then the iterations i + 1 .. i + p - 1 run
+/// on a Z that lacks e r^s; T depends on Z mod r only, so it does not change, and each
+/// iteration divides the missing amount by r: iteration i + p's input lacks
+/// e r^(s-p+1), with s - p + 1 >= 1 (p <= s), so T is still exact there. That
+/// iteration adds e to H_(s-p), the high half of X_(s-p) Y_i, before its row P runs:
+/// H <= 2^w - 2, so H + e fits in a word, and X Y_i + e r^(s-p+1) < r^(s+1), so the row
+/// still ends in its top word. Every value computed meanwhile is at most the exact one,
+/// so Z + P + Q < 2 M r still holds and the carries out of the top stay one bit in all.
+/// The bits of iterations s - p .. s - 2 have no later iteration on their core: they
+/// go through memory to the next iteration, which adds them as its Z_s; the last one
+/// stays for the final subtraction.
+pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Program, SimError> {
+    let s = ops.m.len();
+    let p = config.cores;
+    let block = block.max(2);
+    let res = Residency::whole(config.registers, s);
+    let needed = (usize::from(res.x) + usize::from(res.m)) * s;
+    if needed > config.registers {
+        return Err(SimError::InvalidProgram {
+            reason: format!("{needed} resident words for {} registers", config.registers),
+        });
+    }
+    let regs = Regs::new(config.registers, s);
+    let mut memory: Vec<u64> = Vec::new();
+    let mut place = |words: &[u64]| {
+        let at = memory.len() as Addr;
+        memory.extend_from_slice(words);
+        at
+    };
+    let x_at = place(ops.x);
+    let y_at = place(ops.y);
+    let m_at = place(ops.m);
+    let mp_at = place(&[ops.m_prime]);
+    // Z_0..Z_(s-1) of iterations 0..s-2, the bits that travel, and the result.
+    let z_at0 = place(&vec![0; s * s]);
+    let e_at0 = place(&vec![0; s]);
+    let result = place(&vec![0; s + 1]);
+    // The final subtraction's carries between cores, and its selector.
+    let carry_at0 = place(&vec![0; p + 1]);
+    let sel_at = place(&[0]);
+    let carry_at = |q: usize| carry_at0 + q as Addr;
+    // Participant q of the final subtraction (q = p - 1: the last iteration's core)
+    // takes the words [q s / p, (q + 1) s / p) of the result; one core does it all when
+    // p = 1 or s < 2p.
+    let split = p >= 2 && s >= 2 * p;
+    let parts = if split { p } else { 1 };
+    let range = |q: usize| (q * s / parts, (q + 1) * s / parts);
+    let own_from = range(parts - 1).0;
+    let z_at = |i: usize, j: usize| z_at0 + (i * s + j) as Addr;
+    let e_at = |i: usize| e_at0 + i as Addr;
+
+    let mut c = Code {
+        code: vec![Vec::new(); p],
+        marks: vec![Vec::new(); p],
+        in_loop: true,
+        ages: vec![Vec::new(); p],
+        age: 0,
+        pending: vec![Vec::new(); p],
+    };
+    // Resident words of M, per core (resident X and M' are loaded in the core's first
+    // iteration, as its row P and T need them).
+    let resident = SCRATCH_REGISTERS as Reg;
+    for core in 0..p {
+        c.age = core as u32;
+        for j in 0..s {
+            if res.m {
+                let r = resident + (usize::from(res.x) * s + j) as Reg;
+                c.load(core, r, m_at + j as Addr, Traffic::Operand);
+            }
+        }
+    }
+    let x_reg = |j: usize| {
+        if res.x {
+            resident + j as Reg
+        } else {
+            regs.x + j as Reg
+        }
+    };
+    let top_bit = ops.top_bit;
+    // Iteration i's bit is kept by its core when that core runs iteration i + p.
+    let kept = |i: usize| top_bit && i + p < s;
+    let m_reg = |j: usize| {
+        if res.m {
+            resident + (usize::from(res.x) * s + j) as Reg
+        } else {
+            regs.m + j as Reg
+        }
+    };
+    // Result words [a, b) from Z's words (`z`), D's and the selector: E_j = D_j - Z_j,
+    // then Z_j + sel E_j, stored.
+    let differences = |c: &mut Code, core: usize, a: usize, b: usize, z: &dyn Fn(usize) -> Reg| {
+        for j in a..b {
+            c.emit(
+                core,
+                Instr::Sub {
+                    rd: regs.e + j as Reg,
+                    rj: regs.d + j as Reg,
+                    rk: z(j),
+                },
+            );
+        }
+    };
+    let select =
+        |c: &mut Code, core: usize, a: usize, b: usize, z: &dyn Fn(usize) -> Reg, sel: Reg| {
+            let v = |j: usize| regs.v + 2 * j as Reg;
+            for j in a..b {
+                c.mul(core, v(j), sel, regs.e + j as Reg);
+            }
+            for j in a..b {
+                c.add(core, regs.r + j as Reg, z(j), v(j));
+                if j > a {
+                    let at = result + (j - 1) as Addr;
+                    c.store(core, regs.r + (j - 1) as Reg, at, Traffic::Epilogue);
+                }
+            }
+            if b > a {
+                let at = result + (b - 1) as Addr;
+                c.store(core, regs.r + (b - 1) as Reg, at, Traffic::Epilogue);
+            }
+        };
+    for i in 0..s {
+        let core = i % p;
+        let fresh = i == 0;
+        let last = i + 1 == s;
+        c.in_loop = true;
+        c.age = i as u32;
+        // Row P = X Y_i (no Z needed: it runs while the core waits for the previous
+        // iteration): the Muls (X loaded two ahead when it does not stay), the bit this
+        // core kept from iteration i - p, the chain; then the next Y and the words of M.
+        let pb = regs.p;
+        if i < p {
+            c.load(core, Y, y_at + i as Addr, Traffic::Operand);
+            c.load(core, MP, mp_at, Traffic::Constant);
+        }
+        // X is loaded two words ahead of its Mul: every iteration when it does not stay,
+        // in the core's first iteration when it does.
+        let load_x = !res.x || i < p;
+        let x_load = |c: &mut Code, j: usize| {
+            c.load(core, x_reg(j), x_at + j as Addr, Traffic::Operand);
+        };
+        if load_x {
+            for j in 0..s.min(2) {
+                x_load(&mut c, j);
+            }
+        }
+        // The row's Muls up to word `upto`.
+        let p_mul = |c: &mut Code, p_muls: &mut usize, upto: usize| {
+            while *p_muls < s && *p_muls <= upto {
+                let j = *p_muls;
+                c.mul(core, Regs::low(pb, j), x_reg(j), Y);
+                if load_x && j + 2 < s {
+                    x_load(c, j + 2);
+                }
+                *p_muls += 1;
+            }
+        };
+        let mut p_muls = 0;
+        // The first iteration (Z = 0, U = P) runs its row P in blocks with the other
+        // chains, its Muls one word ahead, so that T and the first words come first.
+        if !fresh {
+            p_mul(&mut c, &mut p_muls, s);
+            if i >= p && kept(i - p) {
+                // H_(s-p) + e <= 2^w - 1 (see the function's doc).
+                let h = Regs::high(pb, s - p);
+                c.add(core, h, h, EKEEP);
+            }
+            for t in 1..=s {
+                let op = regs.row_op(pb, t, t == 1);
+                c.emit(core, op);
+            }
+            if i + p < s {
+                c.load(core, Y, y_at + (i + p) as Addr, Traffic::Operand);
+            }
+        }
+        if !res.m && !fresh {
+            for j in 0..s {
+                c.load(core, m_reg(j), m_at + j as Addr, Traffic::Operand);
+            }
+        }
+        // The last iteration computes its part of the words of 2^(w s) - M while it waits for the
+        // words of Z, each block's ahead of that block: 2^w - 1 is the low half of
+        // M_0 M' (M_0 M' = -1 mod 2^w), then N_0 = 2^w - M_0, N_j = (2^w - 1) - M_j.
+        // When the last iteration's core has an earlier iteration (i = s - 1 - p), the
+        // words are made there instead, after its loads of M (M does not change), where
+        // the core waits anyway.
+        let early = s > p + 1;
+        let negate_here = (last && !early) || (early && i + p + 1 == s);
+        let mut negate: std::collections::VecDeque<Instr> = if negate_here {
+            std::iter::once(Instr::Mul {
+                rd: ONES,
+                rj: m_reg(0),
+                rk: MP,
+            })
+            .chain((own_from..s).map(|j| Instr::Sub {
+                rd: regs.n + j as Reg,
+                rj: if j == 0 { ZERO } else { ONES },
+                rk: m_reg(j),
+            }))
+            .collect()
+        } else {
+            Default::default()
+        };
+        let mut negated = 0;
+        if !last {
+            c.in_loop = false;
+            while let Some(instr) = negate.pop_front() {
+                c.emit(core, instr);
+            }
+            c.in_loop = true;
+        }
+        let p_word = |t: usize| regs.row_word(pb, t);
+        let q_word = |t: usize| regs.row_word(regs.q, t);
+        let u_word = |t: usize| if fresh { p_word(t) } else { regs.u + t as Reg };
+        // Z_t of the previous iteration (t = s: its bit, when it travels).
+        let z_src = |t: usize| -> Option<Addr> {
+            if t < s {
+                Some(z_at(i - 1, t))
+            } else if top_bit && !kept(i - 1) {
+                Some(e_at(i - 1))
+            } else {
+                None
+            }
+        };
+        let z_reg = |t: usize| {
+            if z_src(t).is_some() {
+                regs.z + t as Reg
+            } else {
+                ZERO
+            }
+        };
+        let e_dst = if kept(i) { EKEEP } else { EOUT };
+        // This iteration's blocks: cuts at the positions c with c + i = 0 mod block, so
+        // that they move down one position per iteration, as Z does: block k of U needs
+        // the words of the previous iteration up to the last one its block k made.
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain((1..=s).filter(|&t| (t + i) % block == 0))
+            .collect();
+        let end = |k: usize| starts.get(k + 1).copied().unwrap_or(s + 1);
+        let mut q_muls = 0;
+        // Words of M loaded so far (the first iteration loads them two ahead of their
+        // Mul; the others before the wait).
+        let mut m_loaded = if fresh && !res.m { 0 } else { s };
+        let m_load = |c: &mut Code, m_loaded: &mut usize, upto: usize| {
+            while *m_loaded < s && *m_loaded <= upto {
+                let j = *m_loaded;
+                c.load(core, m_reg(j), m_at + j as Addr, Traffic::Operand);
+                *m_loaded += 1;
+            }
+        };
+        // Q = M T on block k: its Muls one step ahead, its chain, and its carry folded
+        // into H_(hi-1) <= 2^w - 2 (no overflow) for the next block.
+        let q_block = |c: &mut Code, k: usize, q_muls: &mut usize, m_loaded: &mut usize| {
+            let (lo, hi) = (starts[k], end(k));
+            if k == 0 {
+                m_load(c, m_loaded, 2);
+                c.mul(core, Regs::low(regs.q, 0), m_reg(0), T);
+                *q_muls = 1;
+            }
+            let from = lo.max(1);
+            for t in from..hi {
+                while *q_muls < s && *q_muls <= t + 1 {
+                    m_load(c, m_loaded, *q_muls + 2);
+                    c.mul(core, Regs::low(regs.q, *q_muls), m_reg(*q_muls), T);
+                    *q_muls += 1;
+                }
+                let op = regs.row_op(regs.q, t, t == from);
+                c.emit(core, op);
+                if t == from {
+                    c.flush(core);
+                }
+            }
+            if hi <= s && from < hi {
+                let h = Regs::high(regs.q, hi - 1);
+                c.adc(core, h, h, ZERO);
+            }
+        };
+        let mut d_open = false;
+        let mut p_open = false;
+        for (k, &lo) in starts.iter().enumerate() {
+            let hi = end(k);
+            let final_block = hi == s + 1;
+            // The last iteration: ONES and N_0 .. N_(hi-2), which this block's carry
+            // chain reads, ahead of the wait.
+            c.in_loop = false;
+            while negated < hi {
+                let Some(instr) = negate.pop_front() else {
+                    break;
+                };
+                c.emit(core, instr);
+                negated += 1;
+            }
+            c.in_loop = true;
+            // U = Z + P on [lo, hi).
+            if fresh {
+                // U = P: T, then the row's chain on [lo, hi), cut as U would be.
+                if k == 0 {
+                    p_mul(&mut c, &mut p_muls, 1);
+                    c.mul(core, T, p_word(0), MP);
+                }
+                let from = if fresh { lo.max(1) } else { hi };
+                if from < hi {
+                    if p_open {
+                        c.restore(core, CHAIN_U);
+                    }
+                    for t in from..hi {
+                        p_mul(&mut c, &mut p_muls, t + 1);
+                        let op = regs.row_op(pb, t, t == 1);
+                        c.emit(core, op);
+                        if t == from {
+                            c.flush(core);
+                        }
+                    }
+                    if !final_block {
+                        c.capture(core, CHAIN_U);
+                        p_open = true;
+                    }
+                }
+            } else {
+                if lo > 0 {
+                    c.restore(core, CHAIN_U);
+                }
+                let load = |c: &mut Code, t: usize| {
+                    if t < hi {
+                        if let Some(addr) = z_src(t) {
+                            c.load(core, regs.z + t as Reg, addr, Traffic::Transfer);
+                        }
+                    }
+                };
+                load(&mut c, lo);
+                load(&mut c, lo + 1);
+                for t in lo..hi {
+                    c.chain(core, t == 0, u_word(t), z_reg(t), p_word(t));
+                    if t == lo {
+                        c.flush(core);
+                    }
+                    if t == 1 && lo == 0 {
+                        c.mul(core, T, u_word(0), MP);
+                    }
+                    load(&mut c, t + 2);
+                }
+                if !final_block {
+                    c.capture(core, CHAIN_U);
+                } else if top_bit {
+                    c.adc(core, CTOP, ZERO, ZERO);
+                }
+                if k == 0 && hi == 1 {
+                    c.mul(core, T, u_word(0), MP);
+                }
+            }
+            if k == 0 {
+                q_block(&mut c, 0, &mut q_muls, &mut m_loaded);
+            }
+            // W = U + Q on [lo, hi); W_t is Z'_(t-1), sent on unless this is the last
+            // iteration.
+            if lo > 0 {
+                c.restore(core, CHAIN_W);
+            }
+            let send = |c: &mut Code, t: usize| {
+                if t >= 1 && !last {
+                    c.store(core, regs.w + t as Reg, z_at(i, t - 1), Traffic::Transfer);
+                } else if t >= 1 && t - 1 < own_from {
+                    // The last iteration's words for the other cores' part of the final
+                    // subtraction.
+                    c.in_loop = false;
+                    c.store(core, regs.w + t as Reg, z_at(i, t - 1), Traffic::Epilogue);
+                    c.in_loop = true;
+                }
+            };
+            for t in lo..hi {
+                let rd = if t == 0 { JUNK } else { regs.w + t as Reg };
+                c.chain(core, t == 0, rd, u_word(t), q_word(t));
+                if t == lo {
+                    c.flush(core);
+                }
+                if t > lo {
+                    send(&mut c, t - 1);
+                }
+            }
+            if !final_block {
+                c.capture(core, CHAIN_W);
+            } else if top_bit {
+                let from = if fresh { ZERO } else { CTOP };
+                c.adc(core, e_dst, from, ZERO);
+            }
+            send(&mut c, hi - 1);
+            if final_block && top_bit && !kept(i) && !last {
+                c.store(core, EOUT, e_at(i), Traffic::Transfer);
+            }
+            // The last iteration: the carry of Z + (2^(w(s+1)) - M) on the new words.
+            if last {
+                c.in_loop = false;
+                let from = lo.max(1).max(own_from + 1);
+                if d_open && from < hi {
+                    c.restore(core, CHAIN_D);
+                } else if from < hi && own_from > 0 {
+                    // The carry from the core below.
+                    // c + (2^w - 1) carries exactly when c = 1.
+                    c.load(core, CARRY[CHAIN_D], carry_at(parts - 1), Traffic::Epilogue);
+                    c.add(core, FLAG, CARRY[CHAIN_D], ONES);
+                }
+                for t in from..hi {
+                    let j = t - 1;
+                    let rd = regs.d + j as Reg;
+                    c.chain(core, j == 0, rd, regs.w + t as Reg, regs.n + j as Reg);
+                    if t == from {
+                        c.flush(core);
+                    }
+                }
+                if final_block {
+                    let e = if top_bit { EOUT } else { ZERO };
+                    // Z_s + (2^w - 1): the top word of 2^(w(s+1)) - M.
+                    c.adc(core, JUNK, e, ONES);
+                    c.adc(core, SEL, ZERO, ZERO);
+                    if split {
+                        c.store(core, SEL, sel_at, Traffic::Epilogue);
+                    }
+                } else if from < hi {
+                    c.capture(core, CHAIN_D);
+                    d_open = true;
+                }
+                c.in_loop = true;
+            }
+            // The next block of Q, before the wait for the next words of Z.
+            if !final_block {
+                q_block(&mut c, k + 1, &mut q_muls, &mut m_loaded);
+            }
+        }
+        if fresh && i + p < s {
+            c.load(core, Y, y_at + (i + p) as Addr, Traffic::Operand);
+        }
+        c.flush(core);
+        if last {
+            // Result = Z + SEL (2^(w s) - M) mod 2^(w s): Z - M when Z >= M, else Z. The
+            // words of Z + (2^(w s) - M) are made, so each result word is Z_j + SEL E_j
+            // with E_j = D_j - Z_j mod 2^w: no carry, one Mul, one Add, one store.
+            c.in_loop = false;
+            c.age = s as u32;
+            let z = |j: usize| regs.w + (j + 1) as Reg;
+            differences(&mut c, core, own_from, s, &z);
+            select(&mut c, core, own_from, s, &z, SEL);
+        }
+        c.age = i as u32;
+    }
+    // The other cores' part of the final subtraction, on the last iteration's words
+    // [a, b): their words of 2^(w s) - M (from their own words of M), the carry chain
+    // of Z + (2^(w s) - M) on them, from and to the neighbouring parts, then the
+    // selector from the last core and the result words.
+    for q in 0..parts - 1 {
+        let core = (s + q) % p;
+        let (a, b) = range(q);
+        c.in_loop = false;
+        c.age = s as u32;
+        if a > 0 || b > 1 {
+            c.mul(core, ONES, m_reg(0), MP);
+        }
+        for j in a..b {
+            let rj = if j == 0 { ZERO } else { ONES };
+            c.emit(
+                core,
+                Instr::Sub {
+                    rd: regs.n + j as Reg,
+                    rj,
+                    rk: m_reg(j),
+                },
+            );
+        }
+        for j in a..b {
+            c.load(core, regs.zl + j as Reg, z_at(s - 1, j), Traffic::Epilogue);
+        }
+        if a > 0 {
+            c.load(core, CARRY[CHAIN_D], carry_at(q), Traffic::Epilogue);
+            c.add(core, FLAG, CARRY[CHAIN_D], ONES);
+        }
+        for j in a..b {
+            let rd = regs.d + j as Reg;
+            c.chain(core, j == 0, rd, regs.zl + j as Reg, regs.n + j as Reg);
+        }
+        c.adc(core, CARRY[CHAIN_D], ZERO, ZERO);
+        c.store(core, CARRY[CHAIN_D], carry_at(q + 1), Traffic::Epilogue);
+        let z = |j: usize| regs.zl + j as Reg;
+        differences(&mut c, core, a, b, &z);
+        c.load(core, SEL, sel_at, Traffic::Epilogue);
+        select(&mut c, core, a, b, &z, SEL);
+    }
+    Ok(Program {
+        cores: c.code,
+        memory,
+        result,
+        registers: regs.total,
+        in_loop: c.marks,
+        urgency: c.ages,
+    })
+}
