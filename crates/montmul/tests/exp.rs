@@ -225,7 +225,7 @@ fn check_digit_path(rng: &mut TestRng, n: &BigUint, max_exp_len: usize) {
     }
 }
 
-/// The digit-domain exponentiation at 640 to 4096 bits: random moduli (top bit of the
+/// The digit-domain exponentiation at 640 to 16384 bits: random moduli (top bit of the
 /// top limb set and clear), the kit's edge moduli, and the sizes where the digit
 /// domain's shift e = 52 d' - 64 s is 0 (13, 26, 39 limbs with two spare bits) or where
 /// R' > 4n needs one more digit (832 bits: 16 digits would be exactly 64 s).
@@ -250,12 +250,17 @@ fn ifma_digit_path_matches_the_oracle() {
         (2494, 16),
         (3072, 16),
         (4096, 16),
+        // From 14 digit vectors on the squarings are the wide squaring (`sqr_lanes`).
+        (5440, 8),
+        (6144, 8),
+        (8192, 8),
+        (16384, 4),
     ];
     for &(bits, max_len) in sizes {
         let n = kit::random_modulus(&mut rng, bits);
         check_digit_path(&mut rng, &n, max_len);
     }
-    for bits in [640, 832, 1024, 2048, 4096] {
+    for bits in [640, 832, 1024, 2048, 4096, 8192] {
         for n in kit::edge_moduli(bits, 64) {
             check_digit_path(&mut rng, &n, 16);
         }

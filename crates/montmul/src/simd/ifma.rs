@@ -391,8 +391,9 @@ mod x86 {
     }
 
     /// The square of `a` in the digit domain, as [`mul_lanes`] with b = a (same
-    /// contract, the lanes not normalised). The hook for a dedicated digit-domain
-    /// squaring: today it is the multiplication.
+    /// contract, the lanes not normalised), for `a` below 2^(52 d - 1) (the
+    /// exponentiation's values are below 2n < R' / 2): [`sqr_lanes`] at
+    /// [`SQR_WIDE_VECTORS`], where it measured faster, else the multiplication.
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
@@ -405,8 +406,27 @@ mod x86 {
         d: usize,
         lanes: &mut [u64],
     ) {
-        // SAFETY: the caller guarantees the CPU features.
-        unsafe { mul_lanes::<V>(a, a, n, n0, d, lanes) }
+        // `sqr_lanes` takes its window width W = V + 1 as a second constant, so each
+        // vector count it serves is named once here; V is a constant, the match
+        // resolves at compile time.
+        macro_rules! wide {
+            ($($v:literal)*) => {
+                match V {
+                    $($v => {
+                        // SAFETY: the caller guarantees the CPU features and the
+                        // contract of `mul_lanes` (8 V digits each, d > 8 (V - 1) as
+                        // V = ceil(d / 8), a < 2^(52 d - 1)); `sqr_lanes` checks the
+                        // lengths.
+                        let r = unsafe { sqr_lanes::<$v, { $v + 1 }>(a, n, d, n0 & DIGIT) };
+                        lanes.copy_from_slice(r.as_flattened());
+                    })*
+                    // SAFETY: as above.
+                    _ => unsafe { mul_lanes::<V>(a, a, n, n0, d, lanes) },
+                }
+            };
+        }
+        debug_assert!(!SQR_WIDE_VECTORS.contains(&V) || d > 8 * (V - 1));
+        wide!(14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
     }
 
     /// [`split_group`] for the G groups of `w` at once, 8 digits per vector: digit k of
