@@ -533,7 +533,7 @@ fn method_i_column_form_is_exact_and_counts() {
 
 /// The column form is not method-I's default: at n = 256, w = 16, S_rf = 16 it is
 /// slower than the row form on 2 to 8 cores (docs/ARCHITECTURES.md: its 13 instructions
-/// per word against the row form's 9, with the same memory accesses).
+/// per word against about 10 in the row form, with the same memory accesses).
 #[test]
 fn method_i_column_form_is_slower_than_the_row_form() {
     let (m, x, y) = check::random_operands(256, 1).unwrap();
