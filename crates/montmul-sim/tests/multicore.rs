@@ -453,3 +453,100 @@ fn method_i_block_is_the_best_on_4_cores() {
     let best = cycles.iter().min().map(|&(_, block)| block);
     assert_eq!(best, Some(multicore::method_one::BLOCK), "{cycles:?}");
 }
+
+/// N_add of method-I's loop in column form (`multicore::method_one::generate_columns`):
+/// 8 additions per word (two carry words, each word's sum added in two `Add`/`Adc`
+/// pairs per product), 4 at word 0 (T's, and its carries), 1 at the top (C1 + C2).
+/// The first iteration (Z = 0) has no Z_j to add: 6 per word, 2 at word 0. When n = w s
+/// the top also makes Z's extra bit (1 more), and every later iteration adds the bit
+/// that came from the previous core (2 more): 8s^2 - 5s without the bit, 8s^2 - 2s - 2
+/// with it.
+fn method_i_columns_n_add(s: u64, top_bit: bool) -> u64 {
+    (0..s)
+        .map(|i| {
+            let bit = u64::from(top_bit);
+            if i == 0 {
+                2 + 6 * (s - 1) + 1 + bit
+            } else {
+                4 + 8 * (s - 1) + 1 + 3 * bit
+            }
+        })
+        .sum()
+}
+
+/// The column form of method-I: exact, Table 2's N_mul, its own N_add (twice Table 2's
+/// per word), and the same loads and stores as the row form (Tables 2 and 3, every
+/// register file range).
+#[test]
+fn method_i_column_form_is_exact_and_counts() {
+    let columns = multicore::method_one::COLUMNS;
+    for s in [4u64, 9, 16] {
+        for p in [1u64, 2, 3, 4] {
+            for (bits, top_bit) in [(16 * s as u32 - 1, false), (16 * s as u32, true)] {
+                let (m, x, y) = check::random_operands(bits, s + 10 * p).unwrap();
+                for regs in [0, s as usize, 2 * s as usize] {
+                    let c = config(Method::MethodI, p as usize, bits, 16, regs);
+                    let r = multicore::simulate_blocks(&c, columns, &m, &x, &y).unwrap();
+                    assert_eq!(r.product, kit::mont_mul(&x, &y, &m, r.r_bits), "{c:?}");
+                    let row = run(&c, &m, &x, &y);
+                    // Z's extra bit travels every iteration here, from iteration s - p
+                    // on in the row form.
+                    let bits_moved = if top_bit { s - p } else { 0 };
+                    let mut loads = row.stats.loads;
+                    let mut stores = row.stats.stores;
+                    loads.transfer += bits_moved;
+                    stores.transfer += bits_moved;
+                    assert_eq!(r.stats.loads, loads, "{c:?}");
+                    assert_eq!(r.stats.stores, stores, "{c:?}");
+                    assert_eq!(r.stats.loop_muls, 2 * s * s + s, "{c:?}");
+                    assert_eq!(
+                        r.stats.loop_adds,
+                        method_i_columns_n_add(s, top_bit),
+                        "{c:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(method_i_columns_n_add(16, false), 8 * 256 - 5 * 16);
+    assert_eq!(method_i_columns_n_add(16, true), 8 * 256 - 2 * 16 - 2);
+    // Both word sizes, edge operands.
+    let mut rng = TestRng::new(9);
+    for word in multicore::WORDS {
+        for bits in [33u32, 64, 129] {
+            let s = bits.div_ceil(word) as usize;
+            for m in kit::edge_moduli(bits, word) {
+                let ops = kit::edge_operands(&m, word, word * s as u32);
+                let (a, b) = (&ops[0], &ops[ops.len() - 1]);
+                let r = kit::random_below(&mut rng, &m);
+                for p in 1..=s.min(4) {
+                    let c = config(Method::MethodI, p, bits, word, 16);
+                    for (x, y) in [(a, b), (b, b), (&r, b)] {
+                        let out = multicore::simulate_blocks(&c, columns, &m, x, y).unwrap();
+                        assert_eq!(out.product, kit::mont_mul(x, y, &m, out.r_bits), "{c:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The column form is not method-I's default: at n = 256, w = 16, S_rf = 16 it is
+/// slower than the row form on 2 to 8 cores (docs/ARCHITECTURES.md: its 13 instructions
+/// per word against about 10 in the row form, with the same memory accesses).
+#[test]
+fn method_i_column_form_is_slower_than_the_row_form() {
+    let (m, x, y) = check::random_operands(256, 1).unwrap();
+    for p in 2..=8 {
+        let c = config(Method::MethodI, p, 256, 16, 16);
+        let columns =
+            multicore::simulate_blocks(&c, multicore::method_one::COLUMNS, &m, &x, &y).unwrap();
+        let rows = run(&c, &m, &x, &y);
+        assert!(
+            columns.stats.cycles > rows.stats.cycles,
+            "p = {p}: {} against {}",
+            columns.stats.cycles,
+            rows.stats.cycles
+        );
+    }
+}

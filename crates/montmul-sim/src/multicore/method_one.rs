@@ -265,8 +265,13 @@ impl Code {
     }
 }
 
+/// The `block` value that selects the column form ([`generate_columns`]) instead of the
+/// row form in [`generate`] and `multicore::simulate_blocks`.
+pub const COLUMNS: usize = 0;
+
 /// Generates method-I for `config` with its chains cut every `block` positions (at least
-/// 2; `block` >= 2s means no cut, since the cuts move down one position per iteration).
+/// 2; `block` >= 2s means no cut, since the cuts move down one position per iteration;
+/// `block` = [`COLUMNS`]: the column form, [`generate_columns`]).
 ///
 /// Z's extra bit (n = w s): the core of iteration i keeps its bit e and adds it in its
 /// iteration i + p, when there is one. Until then the iterations i + 1 .. i + p - 1 run
@@ -281,6 +286,9 @@ impl Code {
 /// go through memory to the next iteration, which adds them as its Z_s; the last one
 /// stays for the final subtraction.
 pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Program, SimError> {
+    if block == COLUMNS {
+        return generate_columns(config, ops);
+    }
     let s = ops.m.len();
     let p = config.cores;
     let block = block.max(2);
@@ -357,38 +365,6 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             regs.m + j as Reg
         }
     };
-    // Result words [a, b) from Z's words (`z`), D's and the selector: E_j = D_j - Z_j,
-    // then Z_j + sel E_j, stored.
-    let differences = |c: &mut Code, core: usize, a: usize, b: usize, z: &dyn Fn(usize) -> Reg| {
-        for j in a..b {
-            c.emit(
-                core,
-                Instr::Sub {
-                    rd: regs.e + j as Reg,
-                    rj: regs.d + j as Reg,
-                    rk: z(j),
-                },
-            );
-        }
-    };
-    let select =
-        |c: &mut Code, core: usize, a: usize, b: usize, z: &dyn Fn(usize) -> Reg, sel: Reg| {
-            let v = |j: usize| regs.v + 2 * j as Reg;
-            for j in a..b {
-                c.mul(core, v(j), sel, regs.e + j as Reg);
-            }
-            for j in a..b {
-                c.add(core, regs.r + j as Reg, z(j), v(j));
-                if j > a {
-                    let at = result + (j - 1) as Addr;
-                    c.store(core, regs.r + (j - 1) as Reg, at, Traffic::Epilogue);
-                }
-            }
-            if b > a {
-                let at = result + (b - 1) as Addr;
-                c.store(core, regs.r + (b - 1) as Reg, at, Traffic::Epilogue);
-            }
-        };
     for i in 0..s {
         let core = i % p;
         let fresh = i == 0;
@@ -707,8 +683,8 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             c.in_loop = false;
             c.age = s as u32;
             let z = |j: usize| regs.w + (j + 1) as Reg;
-            differences(&mut c, core, own_from, s, &z);
-            select(&mut c, core, own_from, s, &z, SEL);
+            differences(&mut c, &regs, core, (own_from, s), &z);
+            select(&mut c, &regs, result, core, (own_from, s), &z);
         }
         c.age = i as u32;
     }
@@ -749,9 +725,9 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         c.adc(core, CARRY[CHAIN_D], ZERO, ZERO);
         c.store(core, CARRY[CHAIN_D], carry_at(q + 1), Traffic::Epilogue);
         let z = |j: usize| regs.zl + j as Reg;
-        differences(&mut c, core, a, b, &z);
+        differences(&mut c, &regs, core, (a, b), &z);
         c.load(core, SEL, sel_at, Traffic::Epilogue);
-        select(&mut c, core, a, b, &z, SEL);
+        select(&mut c, &regs, result, core, (a, b), &z);
     }
     Ok(Program {
         cores: c.code,
@@ -761,4 +737,369 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         in_loop: c.marks,
         urgency: c.ages,
     })
+}
+
+/// Method-I in column form (seed 002, Alg. 1 word by word, as sec. 4 describes core-1
+/// making "Z_0 to Z_15 one by one"): iteration i runs on core i mod p, word j by word j,
+/// with two carry words, C1 for X Y_i and C2 for M T (each word's sum is below r^2,
+/// so a carry word never overflows):
+///
+/// ```text
+/// word 0:  t = P_0 + Z_0; C1 = PH_0 + Ca; T = t M'; C2 = QH_0 + carry(t + QL_0)
+/// word j:  u = QL_j + C2; C2' = QH_j + Ca; t = PL_j + C1; C1' = PH_j + Ca;
+///          t = t + Z_j; C1 = C1' + Ca; u = u + t; C2 = C2' + Ca; store u (Z'_(j-1))
+/// top:     Z'_(s-1) = C1 + C2 (+ Z_s), and Z'_s its carry
+/// ```
+///
+/// 8 additions, 2 `Mul`s, 2 loads (M_j, Z_j) and a store per word, ordered so that the
+/// next word's loads and products fill the slots between the dependent additions. The
+/// first iteration (Z = 0) and the shared final subtraction are as in [`generate`];
+/// X is loaded word by word in the first iteration and up front in each core's first
+/// iteration otherwise. Z's extra bit (n = w s) goes to the next core through memory
+/// with the words, in every iteration: a core cannot keep it as in [`generate`], since
+/// here Z and X Y_i share the carry word C1, and a bit added to a high half could make
+/// C1 reach 2^w.
+pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, SimError> {
+    let s = ops.m.len();
+    let p = config.cores;
+    let res = Residency::whole(config.registers, s);
+    let needed = (usize::from(res.x) + usize::from(res.m)) * s;
+    if needed > config.registers {
+        return Err(SimError::InvalidProgram {
+            reason: format!("{needed} resident words for {} registers", config.registers),
+        });
+    }
+    let regs = Regs::new(config.registers, s);
+    // Carry words: C1 and C2 out of each word, and their first halves.
+    let k1 = regs.total as Reg;
+    let k1n = k1 + s as Reg;
+    let k2 = k1n + s as Reg;
+    let k2n = k2 + s as Reg;
+    let total = regs.total + 4 * s;
+    let mut memory: Vec<u64> = Vec::new();
+    let mut place = |words: &[u64]| {
+        let at = memory.len() as Addr;
+        memory.extend_from_slice(words);
+        at
+    };
+    let x_at = place(ops.x);
+    let y_at = place(ops.y);
+    let m_at = place(ops.m);
+    let mp_at = place(&[ops.m_prime]);
+    let z_at0 = place(&vec![0; s * s]);
+    let e_at0 = place(&vec![0; s]);
+    let result = place(&vec![0; s + 1]);
+    let carry_at0 = place(&vec![0; p + 1]);
+    let sel_at = place(&[0]);
+    let carry_at = |q: usize| carry_at0 + q as Addr;
+    let split = p >= 2 && s >= 2 * p;
+    let parts = if split { p } else { 1 };
+    let range = |q: usize| (q * s / parts, (q + 1) * s / parts);
+    let own_from = range(parts - 1).0;
+    let z_at = |i: usize, j: usize| z_at0 + (i * s + j) as Addr;
+    let e_at = |i: usize| e_at0 + i as Addr;
+
+    let mut c = Code {
+        code: vec![Vec::new(); p],
+        marks: vec![Vec::new(); p],
+        in_loop: true,
+        ages: vec![Vec::new(); p],
+        age: 0,
+        pending: vec![Vec::new(); p],
+    };
+    let resident = SCRATCH_REGISTERS as Reg;
+    for core in 0..p {
+        c.age = core as u32;
+        for j in 0..s {
+            if res.m {
+                let r = resident + (usize::from(res.x) * s + j) as Reg;
+                c.load(core, r, m_at + j as Addr, Traffic::Operand);
+            }
+        }
+    }
+    let x_reg = |j: usize| {
+        if res.x {
+            resident + j as Reg
+        } else {
+            regs.x + j as Reg
+        }
+    };
+    let m_reg = |j: usize| {
+        if res.m {
+            resident + (usize::from(res.x) * s + j) as Reg
+        } else {
+            regs.m + j as Reg
+        }
+    };
+    let top_bit = ops.top_bit;
+    let pl = |j: usize| Regs::low(regs.p, j);
+    let ph = |j: usize| Regs::high(regs.p, j);
+    let ql = |j: usize| Regs::low(regs.q, j);
+    let qh = |j: usize| Regs::high(regs.q, j);
+    let tr = |j: usize| regs.u + j as Reg;
+    // u(j) is Z'_(j-1); u(s) is Z'_(s-1).
+    let ur = |j: usize| regs.w + j as Reg;
+    let zr = |j: usize| regs.z + j as Reg;
+    for i in 0..s {
+        let core = i % p;
+        let fresh = i == 0;
+        let last = i + 1 == s;
+        c.in_loop = true;
+        c.age = i as u32;
+        let c1 = |j: usize| {
+            if fresh && j == 0 {
+                ph(0)
+            } else {
+                k1 + j as Reg
+            }
+        };
+        if i < p {
+            c.load(core, Y, y_at + i as Addr, Traffic::Operand);
+            c.load(core, MP, mp_at, Traffic::Constant);
+        }
+        let load_x = !res.x || i < p;
+        let load_m = !res.m;
+        // X is loaded word by word in the first iteration, which waits for nothing,
+        // and up front (while the core waits for the previous iteration) elsewhere.
+        let x_ahead = load_x && !fresh;
+        if x_ahead {
+            for j in 0..s {
+                c.load(core, x_reg(j), x_at + j as Addr, Traffic::Operand);
+            }
+        }
+        let lx = |c: &mut Code, j: usize| {
+            if load_x && !x_ahead && j < s {
+                c.load(core, x_reg(j), x_at + j as Addr, Traffic::Operand);
+            }
+        };
+        let lm = |c: &mut Code, j: usize| {
+            if load_m && j < s {
+                c.load(core, m_reg(j), m_at + j as Addr, Traffic::Operand);
+            }
+        };
+        let lz = |c: &mut Code, j: usize| {
+            if !fresh {
+                c.load(core, zr(j), z_at(i - 1, j), Traffic::Transfer);
+            }
+        };
+        let mul_p = |c: &mut Code, j: usize| {
+            if j < s {
+                c.mul(core, pl(j), x_reg(j), Y);
+            }
+        };
+        let mul_q = |c: &mut Code, j: usize| {
+            if j < s {
+                c.mul(core, ql(j), m_reg(j), T);
+            }
+        };
+        // Z'_(j-1) = u(j): sent on, or (last iteration) kept or sent for the final
+        // subtraction.
+        let send = |c: &mut Code, j: usize| {
+            if !last {
+                c.store(core, ur(j), z_at(i, j - 1), Traffic::Transfer);
+            } else if j - 1 < own_from {
+                c.in_loop = false;
+                c.store(core, ur(j), z_at(i, j - 1), Traffic::Epilogue);
+                c.in_loop = true;
+            }
+        };
+        // Word 0 and T.
+        lx(&mut c, 0);
+        lx(&mut c, 1);
+        lm(&mut c, 0);
+        mul_p(&mut c, 0);
+        lz(&mut c, 0);
+        lm(&mut c, 1);
+        let t0 = if fresh {
+            pl(0)
+        } else {
+            c.add(core, tr(0), pl(0), zr(0));
+            c.adc(core, c1(0), ph(0), ZERO);
+            tr(0)
+        };
+        mul_p(&mut c, 1);
+        c.mul(core, T, t0, MP);
+        lx(&mut c, 2);
+        lm(&mut c, 2);
+        mul_q(&mut c, 0);
+        mul_q(&mut c, 1);
+        lx(&mut c, 3);
+        c.add(core, JUNK, ql(0), t0);
+        c.adc(core, k2, qh(0), ZERO);
+        for j in 1..s {
+            c.add(core, ur(j), ql(j), k2 + (j - 1) as Reg);
+            c.adc(core, k2n + j as Reg, qh(j), ZERO);
+            c.add(core, tr(j), pl(j), c1(j - 1));
+            if fresh {
+                c.adc(core, c1(j), ph(j), ZERO);
+            } else {
+                lz(&mut c, j);
+                c.adc(core, k1n + j as Reg, ph(j), ZERO);
+                c.add(core, tr(j), tr(j), zr(j));
+                c.adc(core, c1(j), k1n + j as Reg, ZERO);
+            }
+            c.add(core, ur(j), ur(j), tr(j));
+            c.adc(core, k2 + j as Reg, k2n + j as Reg, ZERO);
+            send(&mut c, j);
+            mul_q(&mut c, j + 1);
+            mul_p(&mut c, j + 1);
+            lm(&mut c, j + 2);
+            lx(&mut c, j + 3);
+        }
+        // The top: Z'_(s-1) = C1 + C2 (+ Z_s when it travels), Z'_s its carry.
+        let c2_top = k2 + (s - 1) as Reg;
+        let travels = !fresh && top_bit;
+        let e_dst = EOUT;
+        if travels {
+            c.load(core, zr(s), e_at(i - 1), Traffic::Transfer);
+            c.add(core, ur(s), c1(s - 1), zr(s));
+            c.adc(core, e_dst, ZERO, ZERO);
+            c.add(core, ur(s), ur(s), c2_top);
+            c.adc(core, e_dst, e_dst, ZERO);
+        } else {
+            c.add(core, ur(s), c1(s - 1), c2_top);
+            if top_bit {
+                c.adc(core, e_dst, ZERO, ZERO);
+            }
+        }
+        send(&mut c, s);
+        if top_bit && !last {
+            c.store(core, EOUT, e_at(i), Traffic::Transfer);
+        }
+        if i + p < s {
+            c.load(core, Y, y_at + (i + p) as Addr, Traffic::Operand);
+        }
+        if last {
+            // The last core's part of the final subtraction: its words of 2^(w s) - M,
+            // the carry chain of Z + (2^(w(s+1)) - M) from the part below, the selector.
+            c.in_loop = false;
+            c.age = s as u32;
+            c.mul(core, ONES, m_reg(0), MP);
+            for j in own_from..s {
+                c.emit(
+                    core,
+                    Instr::Sub {
+                        rd: regs.n + j as Reg,
+                        rj: if j == 0 { ZERO } else { ONES },
+                        rk: m_reg(j),
+                    },
+                );
+            }
+            if own_from > 0 {
+                c.load(core, CARRY[CHAIN_D], carry_at(parts - 1), Traffic::Epilogue);
+                c.add(core, FLAG, CARRY[CHAIN_D], ONES);
+            }
+            for j in own_from..s {
+                c.chain(
+                    core,
+                    j == 0,
+                    regs.d + j as Reg,
+                    ur(j + 1),
+                    regs.n + j as Reg,
+                );
+            }
+            let e = if top_bit { EOUT } else { ZERO };
+            c.adc(core, JUNK, e, ONES);
+            c.adc(core, SEL, ZERO, ZERO);
+            if split {
+                c.store(core, SEL, sel_at, Traffic::Epilogue);
+            }
+            let z = |j: usize| ur(j + 1);
+            differences(&mut c, &regs, core, (own_from, s), &z);
+            select(&mut c, &regs, result, core, (own_from, s), &z);
+        }
+    }
+    for q in 0..parts - 1 {
+        let core = (s + q) % p;
+        let (a, b) = range(q);
+        c.in_loop = false;
+        c.age = s as u32;
+        if a > 0 || b > 1 {
+            c.mul(core, ONES, m_reg(0), MP);
+        }
+        for j in a..b {
+            let rj = if j == 0 { ZERO } else { ONES };
+            c.emit(
+                core,
+                Instr::Sub {
+                    rd: regs.n + j as Reg,
+                    rj,
+                    rk: m_reg(j),
+                },
+            );
+        }
+        for j in a..b {
+            c.load(core, regs.zl + j as Reg, z_at(s - 1, j), Traffic::Epilogue);
+        }
+        if a > 0 {
+            c.load(core, CARRY[CHAIN_D], carry_at(q), Traffic::Epilogue);
+            c.add(core, FLAG, CARRY[CHAIN_D], ONES);
+        }
+        for j in a..b {
+            let rd = regs.d + j as Reg;
+            c.chain(core, j == 0, rd, regs.zl + j as Reg, regs.n + j as Reg);
+        }
+        c.adc(core, CARRY[CHAIN_D], ZERO, ZERO);
+        c.store(core, CARRY[CHAIN_D], carry_at(q + 1), Traffic::Epilogue);
+        let z = |j: usize| regs.zl + j as Reg;
+        differences(&mut c, &regs, core, (a, b), &z);
+        c.load(core, SEL, sel_at, Traffic::Epilogue);
+        select(&mut c, &regs, result, core, (a, b), &z);
+    }
+    Ok(Program {
+        cores: c.code,
+        memory,
+        result,
+        registers: total,
+        in_loop: c.marks,
+        urgency: c.ages,
+    })
+}
+
+/// The final subtraction's differences E_j = D_j - Z_j mod 2^w for the result words
+/// [a, b) (`z`: the registers of Z's words).
+fn differences(
+    c: &mut Code,
+    regs: &Regs,
+    core: usize,
+    (a, b): (usize, usize),
+    z: &dyn Fn(usize) -> Reg,
+) {
+    for j in a..b {
+        c.emit(
+            core,
+            Instr::Sub {
+                rd: regs.e + j as Reg,
+                rj: regs.d + j as Reg,
+                rk: z(j),
+            },
+        );
+    }
+}
+
+/// The result words [a, b) = Z_j + SEL E_j mod 2^w (one `Mul` by the selector, one
+/// `Add`), stored at `result` (`z`: the registers of Z's words).
+fn select(
+    c: &mut Code,
+    regs: &Regs,
+    result: Addr,
+    core: usize,
+    (a, b): (usize, usize),
+    z: &dyn Fn(usize) -> Reg,
+) {
+    let v = |j: usize| regs.v + 2 * j as Reg;
+    for j in a..b {
+        c.mul(core, v(j), SEL, regs.e + j as Reg);
+    }
+    for j in a..b {
+        c.add(core, regs.r + j as Reg, z(j), v(j));
+        if j > a {
+            let at = result + (j - 1) as Addr;
+            c.store(core, regs.r + (j - 1) as Reg, at, Traffic::Epilogue);
+        }
+    }
+    if b > a {
+        let at = result + (b - 1) as Addr;
+        c.store(core, regs.r + (b - 1) as Reg, at, Traffic::Epilogue);
+    }
 }

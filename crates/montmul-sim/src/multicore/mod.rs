@@ -153,7 +153,9 @@ pub fn simulate(
 }
 
 /// [`simulate`], with method-I's carry chains cut every `block` positions (see
-/// [`method_one`]; [`simulate`] uses [`method_one::BLOCK`]). Other methods ignore it.
+/// [`method_one`]; [`simulate`] uses [`method_one::BLOCK`]), or method-I in column form
+/// when `block` is [`method_one::COLUMNS`] ([`method_one::generate_columns`]). Other
+/// methods ignore it.
 pub fn simulate_blocks(
     config: &Config,
     block: usize,
@@ -285,12 +287,24 @@ mod trace {
                     })
                     .collect();
                 println!("blocks 2..=10 on 4 cores: {blocks:?}");
+                let columns: Vec<u64> = (2..=8)
+                    .map(|cores| {
+                        let config = Config { cores, ..config };
+                        let r = simulate_blocks(&config, method_one::COLUMNS, &m, &x, &y).unwrap();
+                        let want =
+                            crate::check::core_product(&m, &x, &y, r.r_bits, config.word).unwrap();
+                        assert_eq!(r.product, want);
+                        r.stats.cycles
+                    })
+                    .collect();
+                println!("column form on 2..=8 cores: {columns:?}");
             }
         }
     }
 
     /// Prints method-I's bundles on 4 cores (Fig. 6's operands): `cargo test -p
-    /// montmul-sim trace -- --ignored --nocapture`.
+    /// montmul-sim trace -- --ignored --nocapture` (`TRACE_P`: the number of cores,
+    /// `TRACE_BLOCK`: the block size, 0 for the column form).
     #[test]
     #[ignore]
     fn method_i_trace() {
@@ -332,7 +346,11 @@ mod trace {
             neg_m: &neg_m,
             top_bit: true,
         };
-        let prog = program::generate(&config, &ops, method_one::BLOCK).unwrap();
+        let block = std::env::var("TRACE_BLOCK")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(method_one::BLOCK);
+        let prog = program::generate(&config, &ops, block).unwrap();
         let (bundles, _) =
             schedule::pack(&prog.cores, prog.registers, &prog.in_loop, &prog.urgency).unwrap();
         let mut pcs = vec![0usize; cores];
