@@ -220,34 +220,16 @@ mod x86 {
     ) {
         let (d, v, e) = shape(n.len());
         assert!(v == V && a.len() == n.len() && b.len() == n.len() && out.len() == n.len());
-        let s = n.len();
         assert!(G == V.div_ceil(2));
-        // The operands as words, zero-padded to G whole groups (13 G >= s), b shifted
-        // left by e bits (b' = b 2^e < 2^(52 d) <= 2^(64 13 G)): no digit reaches past
-        // the arrays.
-        // (Stored as 16 G words: the vector split reads one word past 13 G, which is 0.)
-        let (mut aw, mut bw, mut nw) = ([[0u64; 16]; G], [[0u64; 16]; G], [[0u64; 16]; G]);
-        aw.as_flattened_mut()[..s].copy_from_slice(a);
-        nw.as_flattened_mut()[..s].copy_from_slice(n);
-        let bws = bw.as_flattened_mut();
-        let mut below = 0u64;
-        for (i, &b_i) in b.iter().enumerate() {
-            // (x >> 1) >> (63 - e) is x >> (64 - e), and 0 for e = 0.
-            bws[i] = b_i << e | below >> 1 >> (63 - e);
-            below = b_i;
-        }
-        if s < bws.len() {
-            bws[s] = below >> 1 >> (63 - e);
-        }
-        // (Without a word s, 64 s = 52 d: e = 0 and nothing is shifted out.)
-        // Digits d .. 16 G of a, n and b' are 0: the values are below 2^(52 d).
-        let (mut ad, mut bd, mut nd) = ([[0u64; 16]; G], [[0u64; 16]; G], [[0u64; 16]; G]);
-        // SAFETY: the caller guarantees the CPU features; 16 G > 13 G words each.
-        unsafe {
-            split_vectors::<G>(aw.as_flattened(), &mut ad);
-            split_vectors::<G>(bw.as_flattened(), &mut bd);
-            split_vectors::<G>(nw.as_flattened(), &mut nd);
-        }
+        // b' = b 2^e < 2^(52 d): d digits, as a and n.
+        // SAFETY: the caller guarantees the CPU features.
+        let (ad, bd, nd) = unsafe {
+            (
+                to_digits::<G>(a, 0),
+                to_digits::<G>(b, e),
+                to_digits::<G>(n, 0),
+            )
+        };
         let (ad, bd, nd) = (ad.as_flattened(), bd.as_flattened(), nd.as_flattened());
         let mut digits = [[0u64; 16]; G];
         // SAFETY: the caller guarantees the CPU features; 16 G >= 8 V digits each, and
@@ -262,15 +244,8 @@ mod x86 {
                 &mut digits.as_flattened_mut()[..8 * V],
             )
         };
-        let mut words = [[0u64; 13]; G];
-        // SAFETY: the caller guarantees the CPU features; words holds 13 G words.
-        unsafe { join_vectors::<G>(&digits, words.as_flattened_mut()) };
-        let words = words.as_flattened();
-        out.copy_from_slice(&words[..s]);
-        // The value is below 2n < 2^(64 s + 1): with e > 0 the bits above `out` are in
-        // word s and c is 0; with e = 0 (52 d = 64 s) word s is 0 and c is the top.
-        let top = words.get(s).copied().unwrap_or(0) + c;
-        finish(out, top, n, reduction);
+        // SAFETY: the caller guarantees the CPU features.
+        unsafe { join_and_finish::<G>(&digits, c, n, reduction, out) };
     }
 
     /// The digit-domain core of [`mul`]: the `d` word-serial steps of the module doc on
@@ -522,6 +497,63 @@ mod x86 {
         }
     }
 
+    /// The digits of x 2^sh for `x` of s <= 13 G words and a shift `sh` < 64 that
+    /// keeps the value below 2^(52 d) <= 2^(64 13 G) (the callers' bounds): the words
+    /// zero-padded to G whole groups and split by [`split_vectors`]; digits from d up
+    /// are 0.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn to_digits<const G: usize>(x: &[u64], sh: u32) -> [[u64; 16]; G] {
+        debug_assert!(sh < 64 && x.len() <= 13 * G);
+        // Stored as 16 G words: the vector split reads one word past 13 G, which is 0.
+        let mut w = [[0u64; 16]; G];
+        let ws = w.as_flattened_mut();
+        if sh == 0 {
+            // (A public choice: the shift depends on the limb count only.)
+            ws[..x.len()].copy_from_slice(x);
+        } else {
+            let mut below = 0u64;
+            for (wi, &x_i) in ws.iter_mut().zip(x) {
+                *wi = x_i << sh | below >> (64 - sh);
+                below = x_i;
+            }
+            ws[x.len()] = below >> (64 - sh);
+        }
+        let mut digits = [[0u64; 16]; G];
+        // SAFETY: the caller guarantees the CPU features; w holds 16 G > 13 G words.
+        unsafe { split_vectors::<G>(w.as_flattened(), &mut digits) };
+        digits
+    }
+
+    /// Joins the G groups of normalised digits back into s = `n.len()` words of `out`
+    /// and applies the policy's [`finish`]; `c` is the carry out of the top digit. The
+    /// value is below 2n < 2^(64 s + 1): with e > 0 its bits above `out` are in word s
+    /// and c is 0; with e = 0 (52 d = 64 s) there is no word s and c is the top.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn join_and_finish<const G: usize>(
+        digits: &[[u64; 16]; G],
+        c: u64,
+        n: &[u64],
+        reduction: Reduction,
+        out: &mut [u64],
+    ) {
+        let s = n.len();
+        let mut words = [[0u64; 13]; G];
+        // SAFETY: the caller guarantees the CPU features; words holds 13 G words.
+        unsafe { join_vectors::<G>(digits, words.as_flattened_mut()) };
+        let words = words.as_flattened();
+        out.copy_from_slice(&words[..s]);
+        let top = words.get(s).copied().unwrap_or(0) + c;
+        finish(out, top, n, reduction);
+    }
+
     /// One instance of [`mul`].
     type Mul = unsafe fn(&[u64], &[u64], &[u64], u64, Reduction, &mut [u64]);
 
@@ -592,29 +624,10 @@ mod x86 {
     ) {
         let (d, v, e) = shape(n.len());
         assert!(v == V && a.len() == n.len() && out.len() == n.len());
-        let s = n.len();
         assert!(G == V.div_ceil(2));
-        let h = e / 2;
-        // a'' = a 2^h < 2^(52 d) <= 2^(64 13 G): no digit reaches past the arrays.
-        // (Stored as 16 G words: the vector split reads one word past 13 G, which is 0.)
-        let (mut xw, mut nw) = ([[0u64; 16]; G], [[0u64; 16]; G]);
-        nw.as_flattened_mut()[..s].copy_from_slice(n);
-        let xws = xw.as_flattened_mut();
-        let mut below = 0u64;
-        for (i, &a_i) in a.iter().enumerate() {
-            // (x >> 1) >> (63 - h) is x >> (64 - h), and 0 for h = 0.
-            xws[i] = a_i << h | below >> 1 >> (63 - h);
-            below = a_i;
-        }
-        if s < xws.len() {
-            xws[s] = below >> 1 >> (63 - h);
-        }
-        let (mut xd, mut nd) = ([[0u64; 16]; G], [[0u64; 16]; G]);
-        // SAFETY: the caller guarantees the CPU features; 16 G > 13 G words each.
-        unsafe {
-            split_vectors::<G>(xw.as_flattened(), &mut xd);
-            split_vectors::<G>(nw.as_flattened(), &mut nd);
-        }
+        // a'' = a 2^(e/2) < 2^(52 d) (see above).
+        // SAFETY: the caller guarantees the CPU features.
+        let (xd, nd) = unsafe { (to_digits::<G>(a, e / 2), to_digits::<G>(n, 0)) };
         let (xd, nd) = (xd.as_flattened(), nd.as_flattened());
         let k0 = n0 & DIGIT;
 
@@ -765,13 +778,8 @@ mod x86 {
             *dig = t & DIGIT;
             c = t >> 52;
         }
-        let mut words = [[0u64; 13]; G];
-        // SAFETY: the caller guarantees the CPU features; words holds 13 G words.
-        unsafe { join_vectors::<G>(&digits, words.as_flattened_mut()) };
-        let words = words.as_flattened();
-        out.copy_from_slice(&words[..s]);
-        let top = words.get(s).copied().unwrap_or(0) + c;
-        finish(out, top, n, reduction);
+        // SAFETY: the caller guarantees the CPU features.
+        unsafe { join_and_finish::<G>(&digits, c, n, reduction, out) };
     }
 
     /// Lane `$l` (a constant expression, 0 ..= 7) of the vector `$v`, as a scalar.
@@ -1045,29 +1053,10 @@ mod x86 {
     ) {
         let (d, v, e) = shape(n.len());
         assert!(v == V && a.len() == n.len() && out.len() == n.len());
-        let s = n.len();
         assert!(G == V.div_ceil(2));
-        let h = e / 2;
-        // a'' = a 2^h < 2^(52 d) <= 2^(64 13 G): no digit reaches past the arrays.
-        // (Stored as 16 G words: the vector split reads one word past 13 G, which is 0.)
-        let (mut xw, mut nw) = ([[0u64; 16]; G], [[0u64; 16]; G]);
-        nw.as_flattened_mut()[..s].copy_from_slice(n);
-        let xws = xw.as_flattened_mut();
-        let mut below = 0u64;
-        for (i, &a_i) in a.iter().enumerate() {
-            // (x >> 1) >> (63 - h) is x >> (64 - h), and 0 for h = 0.
-            xws[i] = a_i << h | below >> 1 >> (63 - h);
-            below = a_i;
-        }
-        if s < xws.len() {
-            xws[s] = below >> 1 >> (63 - h);
-        }
-        let (mut xd, mut nd) = ([[0u64; 16]; G], [[0u64; 16]; G]);
-        // SAFETY: the caller guarantees the CPU features; 16 G > 13 G words each.
-        unsafe {
-            split_vectors::<G>(xw.as_flattened(), &mut xd);
-            split_vectors::<G>(nw.as_flattened(), &mut nd);
-        }
+        // a'' = a 2^(e/2) < 2^(52 d) (see above).
+        // SAFETY: the caller guarantees the CPU features.
+        let (xd, nd) = unsafe { (to_digits::<G>(a, e / 2), to_digits::<G>(n, 0)) };
         // SAFETY: the caller guarantees the CPU features; 16 G >= 8 V digits each, 0
         // from d up; a'' < 2^(52 d - 1) (see above).
         let lanes =
@@ -1084,13 +1073,8 @@ mod x86 {
             *dig = t & DIGIT;
             c = t >> 52;
         }
-        let mut words = [[0u64; 13]; G];
-        // SAFETY: the caller guarantees the CPU features; words holds 13 G words.
-        unsafe { join_vectors::<G>(&digits, words.as_flattened_mut()) };
-        let words = words.as_flattened();
-        out.copy_from_slice(&words[..s]);
-        let top = words.get(s).copied().unwrap_or(0) + c;
-        finish(out, top, n, reduction);
+        // SAFETY: the caller guarantees the CPU features.
+        unsafe { join_and_finish::<G>(&digits, c, n, reduction, out) };
     }
 
     /// The vector counts that use [`sqr`]: 7 ..= 10 vectors of digits (moduli of 40 to
