@@ -306,16 +306,8 @@ mod x86 {
         let k0 = n0 & DIGIT;
 
         let zero = _mm512_setzero_si512();
-        let mut av = [zero; V];
-        let mut nv = [zero; V];
-        for v in 0..V {
-            // SAFETY: ad and nd hold 8 V words, so 8 v .. 8 v + 8 are in bounds;
-            // loadu has no alignment requirement.
-            unsafe {
-                av[v] = _mm512_loadu_si512(ad[8 * v..].as_ptr().cast());
-                nv[v] = _mm512_loadu_si512(nd[8 * v..].as_ptr().cast());
-            }
-        }
+        // SAFETY: ad and nd hold 8 V digits (checked above).
+        let (av, nv) = unsafe { (load_vectors::<V>(ad), load_vectors::<V>(nd)) };
         let (a0, a1, n0, n1) = (ad[0], ad[1], nd[0], nd[1]);
         let mut acc = [zero; V];
         // The true lane 0 is kept in scalar, `r0`: the vector's lane 0 is never read.
@@ -554,6 +546,42 @@ mod x86 {
         finish(out, top, n, reduction);
     }
 
+    /// The first 8 V digits of `x` as V vectors.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F; `x` holds at least 8 V digits.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn load_vectors<const V: usize>(x: &[u64]) -> [__m512i; V] {
+        assert!(x.len() >= 8 * V);
+        // SAFETY: 8 v .. 8 v + 8 is in bounds (checked above); loadu has no alignment
+        // requirement.
+        core::array::from_fn(|v| unsafe { _mm512_loadu_si512(x[8 * v..].as_ptr().cast()) })
+    }
+
+    /// The digits of the number 2 x, y_j = (2 x_j mod 2^52) + (bit 51 of x_{j-1}), and
+    /// the digits doubled without the carry from below, z_j = 2 x_j mod 2^52, for the
+    /// digit vectors of x (each digit below 2^52; 2 x_j mod 2^52 is even, so y_j <
+    /// 2^52: y is a whole multiply-add input). y is 2 x only while x < 2^(52 d - 1).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn doubled<const V: usize>(xv: &[__m512i; V]) -> ([__m512i; V], [__m512i; V]) {
+        let zero = _mm512_setzero_si512();
+        let one = _mm512_set1_epi64(1);
+        let digit = _mm512_set1_epi64(DIGIT as i64);
+        let z: [__m512i; V] =
+            core::array::from_fn(|v| _mm512_and_si512(_mm512_add_epi64(xv[v], xv[v]), digit));
+        let y = core::array::from_fn(|v| {
+            let prev = if v > 0 { xv[v - 1] } else { zero };
+            let carry = _mm512_and_si512(
+                _mm512_srli_epi64::<51>(_mm512_alignr_epi64::<7>(xv[v], prev)),
+                one,
+            );
+            _mm512_add_epi64(z[v], carry)
+        });
+        (y, z)
+    }
+
     /// One instance of [`mul`].
     type Mul = unsafe fn(&[u64], &[u64], &[u64], u64, Reduction, &mut [u64]);
 
@@ -632,33 +660,11 @@ mod x86 {
         let k0 = n0 & DIGIT;
 
         let zero = _mm512_setzero_si512();
-        let mut xv = [zero; V];
-        let mut nv = [zero; V];
-        for v in 0..V {
-            // SAFETY: xd and nd hold 16 G >= 8 V words, so 8 v .. 8 v + 8 are in bounds;
-            // loadu has no alignment requirement.
-            unsafe {
-                xv[v] = _mm512_loadu_si512(xd[8 * v..].as_ptr().cast());
-                nv[v] = _mm512_loadu_si512(nd[8 * v..].as_ptr().cast());
-            }
-        }
-        // y: the digits of the number 2 x (x_j doubled, bit 51 of x_{j-1} carried in:
-        // 2 x < 2^(52 d), see above); z: x_j doubled without the carry from below,
-        // the digit of 2 x_{>i} at lane i + 1.
-        let mut yv = [zero; V];
-        let mut zv = [zero; V];
-        let one = _mm512_set1_epi64(1);
-        let digit = _mm512_set1_epi64(DIGIT as i64);
-        for v in 0..V {
-            let z = _mm512_and_si512(_mm512_add_epi64(xv[v], xv[v]), digit);
-            let prev = if v > 0 { xv[v - 1] } else { zero };
-            let carry = _mm512_and_si512(
-                _mm512_srli_epi64::<51>(_mm512_alignr_epi64::<7>(xv[v], prev)),
-                one,
-            );
-            zv[v] = z;
-            yv[v] = _mm512_add_epi64(z, carry);
-        }
+        // SAFETY: xd and nd hold 16 G >= 8 V digits.
+        let (xv, nv) = unsafe { (load_vectors::<V>(xd), load_vectors::<V>(nd)) };
+        // y: the digits of the number 2 x (2 x < 2^(52 d), see above); z: x_j doubled
+        // without the carry from below, the digit of 2 x_{>i} at lane i + 1.
+        let (yv, zv) = doubled(&xv);
         // The diagonal x_j^2: low half at lane 2 j, high half at lane 2 j + 1.
         let mut diag = [[zero; 4]; G];
         let diag = diag.as_flattened_mut();
@@ -843,29 +849,14 @@ mod x86 {
         assert!(W == V + 1 && xd.len() >= 8 * V && nd.len() >= 8 * V);
         assert!(d > 8 * (V - 1) && d <= 8 * V);
         let zero = _mm512_setzero_si512();
-        let mut xv = [zero; V];
-        let mut nv = [zero; W];
-        for v in 0..V {
-            // SAFETY: xd and nd hold at least 8 V digits, so 8 v .. 8 v + 8 are in
-            // bounds; loadu has no alignment requirement.
-            unsafe {
-                xv[v] = _mm512_loadu_si512(xd[8 * v..].as_ptr().cast());
-                nv[v] = _mm512_loadu_si512(nd[8 * v..].as_ptr().cast());
-            }
-        }
-        // y: the digits of the number 2 x (2 x < 2^(52 d): x < 2^(52 d - 1)).
-        let mut yv = [zero; W];
-        let one = _mm512_set1_epi64(1);
-        let digit = _mm512_set1_epi64(DIGIT as i64);
-        for v in 0..V {
-            let z = _mm512_and_si512(_mm512_add_epi64(xv[v], xv[v]), digit);
-            let prev = if v > 0 { xv[v - 1] } else { zero };
-            let carry = _mm512_and_si512(
-                _mm512_srli_epi64::<51>(_mm512_alignr_epi64::<7>(xv[v], prev)),
-                one,
-            );
-            yv[v] = _mm512_add_epi64(z, carry);
-        }
+        // SAFETY: xd and nd hold at least 8 V digits.
+        let (xv, n_vectors) = unsafe { (load_vectors::<V>(xd), load_vectors::<V>(nd)) };
+        // y: the digits of the number 2 x (2 x < 2^(52 d): x < 2^(52 d - 1)); vector V
+        // of n and y is 0.
+        let (y_vectors, _) = doubled(&xv);
+        let (mut nv, mut yv) = ([zero; W], [zero; W]);
+        nv[..V].copy_from_slice(&n_vectors);
+        yv[..V].copy_from_slice(&y_vectors);
         // nsh[p][m], ysh[p][m]: vector m of n and y shifted up by p lanes (lane l is
         // digit 8 m + l - p, 0 below digit 0); vector V is 0 in nv and yv.
         let mut nsh = [[zero; W]; 8];
