@@ -51,6 +51,7 @@
 //! (`Sub`, `Mul` by c, `Add`, store: no carry crosses a word). Its top word is 0 (the
 //! result is below M), which the data memory already holds.
 
+use super::emit::Emit;
 use super::isa::{Addr, Instr, Reg, Traffic};
 use super::program::{Operands, Program, Residency, SCRATCH_REGISTERS};
 use super::Config;
@@ -203,38 +204,20 @@ struct Code {
     pending: Vec<Vec<Instr>>,
 }
 
-impl Code {
+impl Emit for Code {
     fn emit(&mut self, core: usize, instr: Instr) {
         self.code[core].push(instr);
         self.marks[core].push(self.in_loop);
         self.ages[core].push(self.age);
     }
+}
 
+impl Code {
     fn flush(&mut self, core: usize) {
         let pending = std::mem::take(&mut self.pending[core]);
         for instr in pending {
             self.emit(core, instr);
         }
-    }
-
-    fn load(&mut self, core: usize, rd: Reg, addr: Addr, traffic: Traffic) {
-        self.emit(core, Instr::Load { rd, addr, traffic });
-    }
-
-    fn store(&mut self, core: usize, rs: Reg, addr: Addr, traffic: Traffic) {
-        self.emit(core, Instr::Store { rs, addr, traffic });
-    }
-
-    fn add(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
-        self.emit(core, Instr::Add { rd, rj, rk });
-    }
-
-    fn adc(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
-        self.emit(core, Instr::Adc { rd, rj, rk });
-    }
-
-    fn mul(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
-        self.emit(core, Instr::Mul { rd, rj, rk });
     }
 
     /// `Add` or `Adc` (`first`: the chain starts here, no carry in).

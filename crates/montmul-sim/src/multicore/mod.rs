@@ -23,6 +23,7 @@
 //!   Method-I cuts its chains into blocks, so that each iteration's low words leave
 //!   early, at 5 more additions per cut ([`method_one`]).
 
+mod emit;
 pub mod isa;
 pub mod machine;
 pub mod method_one;
