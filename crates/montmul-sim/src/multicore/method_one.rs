@@ -480,13 +480,8 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
     let (set, memory, mut c) = Setup::new(config, ops)?;
     let (s, p, res) = (set.s, set.p, set.res);
     let regs = &set.regs;
-    let (x_at, y_at, m_at, mp_at) = (set.x_at, set.y_at, set.m_at, set.mp_at);
     let (result, sel_at) = (set.result, set.sel_at);
     let (split, parts, own_from) = (set.split, set.parts, set.own_from);
-    let z_at = |i: usize, j: usize| set.z_at(i, j);
-    let e_at = |i: usize| set.e_at(i);
-    let x_reg = |j: usize| set.x_reg(j);
-    let m_reg = |j: usize| set.m_reg(j);
     let top_bit = ops.top_bit;
     // Iteration i's bit is kept by its core when that core runs iteration i + p.
     let kept = |i: usize| top_bit && i + p < s;
@@ -501,14 +496,14 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         // core kept from iteration i - p, the chain; then the next Y and the words of M.
         let pb = regs.p;
         if i < p {
-            c.load(core, Y, y_at + i as Addr, Traffic::Operand);
-            c.load(core, MP, mp_at, Traffic::Constant);
+            c.load(core, Y, set.y_at + i as Addr, Traffic::Operand);
+            c.load(core, MP, set.mp_at, Traffic::Constant);
         }
         // X is loaded two words ahead of its Mul: every iteration when it does not stay,
         // in the core's first iteration when it does.
         let load_x = !res.x || i < p;
         let x_load = |c: &mut Code, j: usize| {
-            c.load(core, x_reg(j), x_at + j as Addr, Traffic::Operand);
+            c.load(core, set.x_reg(j), set.x_at + j as Addr, Traffic::Operand);
         };
         if load_x {
             for j in 0..s.min(2) {
@@ -519,7 +514,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         let p_mul = |c: &mut Code, p_muls: &mut usize, upto: usize| {
             while *p_muls < s && *p_muls <= upto {
                 let j = *p_muls;
-                c.mul(core, Regs::low(pb, j), x_reg(j), Y);
+                c.mul(core, Regs::low(pb, j), set.x_reg(j), Y);
                 if load_x && j + 2 < s {
                     x_load(c, j + 2);
                 }
@@ -541,12 +536,12 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
                 c.emit(core, op);
             }
             if i + p < s {
-                c.load(core, Y, y_at + (i + p) as Addr, Traffic::Operand);
+                c.load(core, Y, set.y_at + (i + p) as Addr, Traffic::Operand);
             }
         }
         if !res.m && !fresh {
             for j in 0..s {
-                c.load(core, m_reg(j), m_at + j as Addr, Traffic::Operand);
+                c.load(core, set.m_reg(j), set.m_at + j as Addr, Traffic::Operand);
             }
         }
         // The last iteration computes its part of the words of 2^(w s) - M while it waits for the
@@ -560,7 +555,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         let mut negate: std::collections::VecDeque<Instr> = if negate_here {
             std::iter::once(Instr::Mul {
                 rd: ONES,
-                rj: m_reg(0),
+                rj: set.m_reg(0),
                 rk: MP,
             })
             .chain((own_from..s).map(|j| set.neg_m_word(j)))
@@ -582,9 +577,9 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         // Z_t of the previous iteration (t = s: its bit, when it travels).
         let z_src = |t: usize| -> Option<Addr> {
             if t < s {
-                Some(z_at(i - 1, t))
+                Some(set.z_at(i - 1, t))
             } else if top_bit && !kept(i - 1) {
-                Some(e_at(i - 1))
+                Some(set.e_at(i - 1))
             } else {
                 None
             }
@@ -611,7 +606,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         let m_load = |c: &mut Code, m_loaded: &mut usize, upto: usize| {
             while *m_loaded < s && *m_loaded <= upto {
                 let j = *m_loaded;
-                c.load(core, m_reg(j), m_at + j as Addr, Traffic::Operand);
+                c.load(core, set.m_reg(j), set.m_at + j as Addr, Traffic::Operand);
                 *m_loaded += 1;
             }
         };
@@ -621,14 +616,14 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             let (lo, hi) = (starts[k], end(k));
             if k == 0 {
                 m_load(c, m_loaded, 2);
-                c.mul(core, Regs::low(regs.q, 0), m_reg(0), T);
+                c.mul(core, Regs::low(regs.q, 0), set.m_reg(0), T);
                 *q_muls = 1;
             }
             let from = lo.max(1);
             for t in from..hi {
                 while *q_muls < s && *q_muls <= t + 1 {
                     m_load(c, m_loaded, *q_muls + 2);
-                    c.mul(core, Regs::low(regs.q, *q_muls), m_reg(*q_muls), T);
+                    c.mul(core, Regs::low(regs.q, *q_muls), set.m_reg(*q_muls), T);
                     *q_muls += 1;
                 }
                 let op = regs.row_op(regs.q, t, t == from);
@@ -725,12 +720,22 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             }
             let send = |c: &mut Code, t: usize| {
                 if t >= 1 && !last {
-                    c.store(core, regs.w + t as Reg, z_at(i, t - 1), Traffic::Transfer);
+                    c.store(
+                        core,
+                        regs.w + t as Reg,
+                        set.z_at(i, t - 1),
+                        Traffic::Transfer,
+                    );
                 } else if t >= 1 && t - 1 < own_from {
                     // The last iteration's words for the other cores' part of the final
                     // subtraction.
                     c.in_loop = false;
-                    c.store(core, regs.w + t as Reg, z_at(i, t - 1), Traffic::Epilogue);
+                    c.store(
+                        core,
+                        regs.w + t as Reg,
+                        set.z_at(i, t - 1),
+                        Traffic::Epilogue,
+                    );
                     c.in_loop = true;
                 }
             };
@@ -752,7 +757,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             }
             send(&mut c, hi - 1);
             if final_block && top_bit && !kept(i) && !last {
-                c.store(core, EOUT, e_at(i), Traffic::Transfer);
+                c.store(core, EOUT, set.e_at(i), Traffic::Transfer);
             }
             // The last iteration: the carry of Z + (2^(w(s+1)) - M) on the new words.
             if last {
@@ -791,7 +796,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             }
         }
         if fresh && i + p < s {
-            c.load(core, Y, y_at + (i + p) as Addr, Traffic::Operand);
+            c.load(core, Y, set.y_at + (i + p) as Addr, Traffic::Operand);
         }
         c.flush(core);
         if last {
@@ -846,13 +851,8 @@ pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, 
     let k2 = k1n + s as Reg;
     let k2n = k2 + s as Reg;
     let total = regs.total + 4 * s;
-    let (x_at, y_at, m_at, mp_at) = (set.x_at, set.y_at, set.m_at, set.mp_at);
     let (result, sel_at) = (set.result, set.sel_at);
     let (split, parts, own_from) = (set.split, set.parts, set.own_from);
-    let z_at = |i: usize, j: usize| set.z_at(i, j);
-    let e_at = |i: usize| set.e_at(i);
-    let x_reg = |j: usize| set.x_reg(j);
-    let m_reg = |j: usize| set.m_reg(j);
     let top_bit = ops.top_bit;
     let pl = |j: usize| Regs::low(regs.p, j);
     let ph = |j: usize| Regs::high(regs.p, j);
@@ -876,8 +876,8 @@ pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, 
             }
         };
         if i < p {
-            c.load(core, Y, y_at + i as Addr, Traffic::Operand);
-            c.load(core, MP, mp_at, Traffic::Constant);
+            c.load(core, Y, set.y_at + i as Addr, Traffic::Operand);
+            c.load(core, MP, set.mp_at, Traffic::Constant);
         }
         let load_x = !res.x || i < p;
         let load_m = !res.m;
@@ -886,42 +886,42 @@ pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, 
         let x_ahead = load_x && !fresh;
         if x_ahead {
             for j in 0..s {
-                c.load(core, x_reg(j), x_at + j as Addr, Traffic::Operand);
+                c.load(core, set.x_reg(j), set.x_at + j as Addr, Traffic::Operand);
             }
         }
         let lx = |c: &mut Code, j: usize| {
             if load_x && !x_ahead && j < s {
-                c.load(core, x_reg(j), x_at + j as Addr, Traffic::Operand);
+                c.load(core, set.x_reg(j), set.x_at + j as Addr, Traffic::Operand);
             }
         };
         let lm = |c: &mut Code, j: usize| {
             if load_m && j < s {
-                c.load(core, m_reg(j), m_at + j as Addr, Traffic::Operand);
+                c.load(core, set.m_reg(j), set.m_at + j as Addr, Traffic::Operand);
             }
         };
         let lz = |c: &mut Code, j: usize| {
             if !fresh {
-                c.load(core, zr(j), z_at(i - 1, j), Traffic::Transfer);
+                c.load(core, zr(j), set.z_at(i - 1, j), Traffic::Transfer);
             }
         };
         let mul_p = |c: &mut Code, j: usize| {
             if j < s {
-                c.mul(core, pl(j), x_reg(j), Y);
+                c.mul(core, pl(j), set.x_reg(j), Y);
             }
         };
         let mul_q = |c: &mut Code, j: usize| {
             if j < s {
-                c.mul(core, ql(j), m_reg(j), T);
+                c.mul(core, ql(j), set.m_reg(j), T);
             }
         };
         // Z'_(j-1) = u(j): sent on, or (last iteration) kept or sent for the final
         // subtraction.
         let send = |c: &mut Code, j: usize| {
             if !last {
-                c.store(core, ur(j), z_at(i, j - 1), Traffic::Transfer);
+                c.store(core, ur(j), set.z_at(i, j - 1), Traffic::Transfer);
             } else if j - 1 < own_from {
                 c.in_loop = false;
-                c.store(core, ur(j), z_at(i, j - 1), Traffic::Epilogue);
+                c.store(core, ur(j), set.z_at(i, j - 1), Traffic::Epilogue);
                 c.in_loop = true;
             }
         };
@@ -973,7 +973,7 @@ pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, 
         let travels = !fresh && top_bit;
         let e_dst = EOUT;
         if travels {
-            c.load(core, zr(s), e_at(i - 1), Traffic::Transfer);
+            c.load(core, zr(s), set.e_at(i - 1), Traffic::Transfer);
             c.add(core, ur(s), c1(s - 1), zr(s));
             c.adc(core, e_dst, ZERO, ZERO);
             c.add(core, ur(s), ur(s), c2_top);
@@ -986,17 +986,17 @@ pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, 
         }
         send(&mut c, s);
         if top_bit && !last {
-            c.store(core, EOUT, e_at(i), Traffic::Transfer);
+            c.store(core, EOUT, set.e_at(i), Traffic::Transfer);
         }
         if i + p < s {
-            c.load(core, Y, y_at + (i + p) as Addr, Traffic::Operand);
+            c.load(core, Y, set.y_at + (i + p) as Addr, Traffic::Operand);
         }
         if last {
             // The last core's part of the final subtraction: its words of 2^(w s) - M,
             // the carry chain of Z + (2^(w(s+1)) - M) from the part below, the selector.
             c.in_loop = false;
             c.age = s as u32;
-            c.mul(core, ONES, m_reg(0), MP);
+            c.mul(core, ONES, set.m_reg(0), MP);
             for j in own_from..s {
                 c.emit(core, set.neg_m_word(j));
             }
