@@ -347,6 +347,20 @@ impl Setup {
         Ok((set, memory, c))
     }
 
+    /// Starts iteration i on its core (returned): code in the loop, serving iteration
+    /// i; a core's first iteration loads its Y_i and M' (later ones find Y_i loaded by
+    /// the core's previous iteration).
+    fn begin(&self, c: &mut Code, i: usize) -> usize {
+        let core = i % self.p;
+        c.in_loop = true;
+        c.age = i as u32;
+        if i < self.p {
+            c.load(core, Y, self.y_at + i as Addr, Traffic::Operand);
+            c.load(core, MP, self.mp_at, Traffic::Constant);
+        }
+        core
+    }
+
     /// The result words [a, b) of participant `q` of the final subtraction.
     fn range(&self, q: usize) -> (usize, usize) {
         (q * self.s / self.parts, (q + 1) * self.s / self.parts)
@@ -486,19 +500,13 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
     // Iteration i's bit is kept by its core when that core runs iteration i + p.
     let kept = |i: usize| top_bit && i + p < s;
     for i in 0..s {
-        let core = i % p;
+        let core = set.begin(&mut c, i);
         let fresh = i == 0;
         let last = i + 1 == s;
-        c.in_loop = true;
-        c.age = i as u32;
         // Row P = X Y_i (no Z needed: it runs while the core waits for the previous
         // iteration): the Muls (X loaded two ahead when it does not stay), the bit this
         // core kept from iteration i - p, the chain; then the next Y and the words of M.
         let pb = regs.p;
-        if i < p {
-            c.load(core, Y, set.y_at + i as Addr, Traffic::Operand);
-            c.load(core, MP, set.mp_at, Traffic::Constant);
-        }
         // X is loaded two words ahead of its Mul: every iteration when it does not stay,
         // in the core's first iteration when it does.
         let load_x = !res.x || i < p;
@@ -863,11 +871,9 @@ pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, 
     let ur = |j: usize| regs.w + j as Reg;
     let zr = |j: usize| regs.z + j as Reg;
     for i in 0..s {
-        let core = i % p;
+        let core = set.begin(&mut c, i);
         let fresh = i == 0;
         let last = i + 1 == s;
-        c.in_loop = true;
-        c.age = i as u32;
         let c1 = |j: usize| {
             if fresh && j == 0 {
                 ph(0)
@@ -875,10 +881,6 @@ pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, 
                 k1 + j as Reg
             }
         };
-        if i < p {
-            c.load(core, Y, set.y_at + i as Addr, Traffic::Operand);
-            c.load(core, MP, set.mp_at, Traffic::Constant);
-        }
         let load_x = !res.x || i < p;
         let load_m = !res.m;
         // X is loaded word by word in the first iteration, which waits for nothing,
