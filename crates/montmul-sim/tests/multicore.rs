@@ -26,14 +26,7 @@ fn run(c: &Config, m: &BigUint, x: &BigUint, y: &BigUint) -> Report {
 /// (N_load-opr, N_load-tr, N_store-tr) counted by the model for s words, with
 /// n = w s - 1 so that Z < 2M < R (no extra top bit to move).
 fn traffic(method: Method, cores: usize, s: u64, registers: usize) -> (u64, u64, u64) {
-    let bits = 16 * s as u32 - 1;
-    let (m, x, y) = check::random_operands(bits, s * 31 + cores as u64).unwrap();
-    let r = run(&config(method, cores, bits, 16, registers), &m, &x, &y);
-    (
-        r.stats.loads.operand,
-        r.stats.loads.transfer,
-        r.stats.stores.transfer,
-    )
+    traffic_with_result(method, cores, s, registers).0
 }
 
 /// [`traffic`], and the stores of the epilogue (method-I: the s result words).

@@ -51,6 +51,7 @@
 //! (`Sub`, `Mul` by c, `Add`, store: no carry crosses a word). Its top word is 0 (the
 //! result is below M), which the data memory already holds.
 
+use super::emit::Emit;
 use super::isa::{Addr, Instr, Reg, Traffic};
 use super::program::{Operands, Program, Residency, SCRATCH_REGISTERS};
 use super::Config;
@@ -203,38 +204,20 @@ struct Code {
     pending: Vec<Vec<Instr>>,
 }
 
-impl Code {
+impl Emit for Code {
     fn emit(&mut self, core: usize, instr: Instr) {
         self.code[core].push(instr);
         self.marks[core].push(self.in_loop);
         self.ages[core].push(self.age);
     }
+}
 
+impl Code {
     fn flush(&mut self, core: usize) {
         let pending = std::mem::take(&mut self.pending[core]);
         for instr in pending {
             self.emit(core, instr);
         }
-    }
-
-    fn load(&mut self, core: usize, rd: Reg, addr: Addr, traffic: Traffic) {
-        self.emit(core, Instr::Load { rd, addr, traffic });
-    }
-
-    fn store(&mut self, core: usize, rs: Reg, addr: Addr, traffic: Traffic) {
-        self.emit(core, Instr::Store { rs, addr, traffic });
-    }
-
-    fn add(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
-        self.emit(core, Instr::Add { rd, rj, rk });
-    }
-
-    fn adc(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
-        self.emit(core, Instr::Adc { rd, rj, rk });
-    }
-
-    fn mul(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
-        self.emit(core, Instr::Mul { rd, rj, rk });
     }
 
     /// `Add` or `Adc` (`first`: the chain starts here, no carry in).
@@ -265,6 +248,224 @@ impl Code {
     }
 }
 
+/// What both forms of method-I share before their iterations: the registers, the data
+/// memory's layout, and how the final subtraction is split between the cores.
+struct Setup {
+    s: usize,
+    p: usize,
+    res: Residency,
+    regs: Regs,
+    x_at: Addr,
+    y_at: Addr,
+    m_at: Addr,
+    mp_at: Addr,
+    z_at0: Addr,
+    e_at0: Addr,
+    result: Addr,
+    carry_at0: Addr,
+    sel_at: Addr,
+    /// Whether the final subtraction is split between the cores.
+    split: bool,
+    /// How many cores take part in the final subtraction.
+    parts: usize,
+    /// The first result word of the last iteration's core.
+    own_from: usize,
+}
+
+impl Setup {
+    /// The layout for `config` and `ops`, the data memory, and the code with each core's
+    /// loads of its resident words of M (resident X and M' are loaded in the core's first
+    /// iteration, as its row P and T need them).
+    fn new(config: &Config, ops: &Operands<'_>) -> Result<(Self, Vec<u64>, Code), SimError> {
+        let s = ops.m.len();
+        let p = config.cores;
+        let res = Residency::whole(config.registers, s);
+        let needed = (usize::from(res.x) + usize::from(res.m)) * s;
+        if needed > config.registers {
+            return Err(SimError::InvalidProgram {
+                reason: format!("{needed} resident words for {} registers", config.registers),
+            });
+        }
+        let regs = Regs::new(config.registers, s);
+        let mut memory: Vec<u64> = Vec::new();
+        let mut place = |words: &[u64]| {
+            let at = memory.len() as Addr;
+            memory.extend_from_slice(words);
+            at
+        };
+        let x_at = place(ops.x);
+        let y_at = place(ops.y);
+        let m_at = place(ops.m);
+        let mp_at = place(&[ops.m_prime]);
+        // Z_0..Z_(s-1) of iterations 0..s-2, the bits that travel, and the result.
+        let z_at0 = place(&vec![0; s * s]);
+        let e_at0 = place(&vec![0; s]);
+        let result = place(&vec![0; s + 1]);
+        // The final subtraction's carries between cores, and its selector.
+        let carry_at0 = place(&vec![0; p + 1]);
+        let sel_at = place(&[0]);
+        // Participant q of the final subtraction (q = p - 1: the last iteration's core)
+        // takes the words [q s / p, (q + 1) s / p) of the result; one core does it all
+        // when p = 1 or s < 2p.
+        let split = p >= 2 && s >= 2 * p;
+        let parts = if split { p } else { 1 };
+        let mut set = Setup {
+            s,
+            p,
+            res,
+            regs,
+            x_at,
+            y_at,
+            m_at,
+            mp_at,
+            z_at0,
+            e_at0,
+            result,
+            carry_at0,
+            sel_at,
+            split,
+            parts,
+            own_from: 0,
+        };
+        set.own_from = set.range(parts - 1).0;
+        let mut c = Code {
+            code: vec![Vec::new(); p],
+            marks: vec![Vec::new(); p],
+            in_loop: true,
+            ages: vec![Vec::new(); p],
+            age: 0,
+            pending: vec![Vec::new(); p],
+        };
+        for core in 0..p {
+            c.age = core as u32;
+            for j in 0..s {
+                if res.m {
+                    c.load(core, set.m_reg(j), m_at + j as Addr, Traffic::Operand);
+                }
+            }
+        }
+        Ok((set, memory, c))
+    }
+
+    /// Starts iteration i on its core (returned): code in the loop, serving iteration
+    /// i; a core's first iteration loads its Y_i and M' (later ones find Y_i loaded by
+    /// the core's previous iteration).
+    fn begin(&self, c: &mut Code, i: usize) -> usize {
+        let core = i % self.p;
+        c.in_loop = true;
+        c.age = i as u32;
+        if i < self.p {
+            c.load(core, Y, self.y_at + i as Addr, Traffic::Operand);
+            c.load(core, MP, self.mp_at, Traffic::Constant);
+        }
+        core
+    }
+
+    /// The result words [a, b) of participant `q` of the final subtraction.
+    fn range(&self, q: usize) -> (usize, usize) {
+        (q * self.s / self.parts, (q + 1) * self.s / self.parts)
+    }
+
+    /// Where iteration i's word Z'_j goes.
+    fn z_at(&self, i: usize, j: usize) -> Addr {
+        self.z_at0 + (i * self.s + j) as Addr
+    }
+
+    /// Where iteration i's bit e goes.
+    fn e_at(&self, i: usize) -> Addr {
+        self.e_at0 + i as Addr
+    }
+
+    /// Where the final subtraction's carry into participant q goes.
+    fn carry_at(&self, q: usize) -> Addr {
+        self.carry_at0 + q as Addr
+    }
+
+    /// The register of X_j.
+    fn x_reg(&self, j: usize) -> Reg {
+        if self.res.x {
+            SCRATCH_REGISTERS as Reg + j as Reg
+        } else {
+            self.regs.x + j as Reg
+        }
+    }
+
+    /// The register of M_j.
+    fn m_reg(&self, j: usize) -> Reg {
+        if self.res.m {
+            SCRATCH_REGISTERS as Reg + (usize::from(self.res.x) * self.s + j) as Reg
+        } else {
+            self.regs.m + j as Reg
+        }
+    }
+
+    /// Word j of 2^(w s) - M: N_0 = 0 - M_0, N_j = (2^w - 1) - M_j (ONES holds 2^w - 1).
+    fn neg_m_word(&self, j: usize) -> Instr {
+        Instr::Sub {
+            rd: self.regs.n + j as Reg,
+            rj: if j == 0 { ZERO } else { ONES },
+            rk: self.m_reg(j),
+        }
+    }
+
+    /// The carry from the part below (participant q - 1) into the flag:
+    /// c + (2^w - 1) carries exactly when c = 1.
+    fn carry_in(&self, c: &mut Code, core: usize, q: usize) {
+        c.load(core, CARRY[CHAIN_D], self.carry_at(q), Traffic::Epilogue);
+        c.add(core, FLAG, CARRY[CHAIN_D], ONES);
+    }
+
+    /// The last iteration's core's result words [own_from, s), from its differences and
+    /// the selector (`z`: the registers of Z's words).
+    fn own_result(&self, c: &mut Code, core: usize, z: &dyn Fn(usize) -> Reg) {
+        let words = (self.own_from, self.s);
+        differences(c, &self.regs, core, words, z);
+        select(c, &self.regs, self.result, core, words, z);
+    }
+
+    /// The other cores' part of the final subtraction, on the last iteration's words
+    /// [a, b): their words of 2^(w s) - M (from their own words of M), the carry chain
+    /// of Z + (2^(w s) - M) on them, from and to the neighbouring parts, then the
+    /// selector from the last core and the result words.
+    fn other_parts(&self, c: &mut Code) {
+        let (s, p, regs) = (self.s, self.p, &self.regs);
+        for q in 0..self.parts - 1 {
+            let core = (s + q) % p;
+            let (a, b) = self.range(q);
+            c.in_loop = false;
+            c.age = s as u32;
+            if a > 0 || b > 1 {
+                c.mul(core, ONES, self.m_reg(0), MP);
+            }
+            for j in a..b {
+                c.emit(core, self.neg_m_word(j));
+            }
+            for j in a..b {
+                let at = self.z_at(s - 1, j);
+                c.load(core, regs.zl + j as Reg, at, Traffic::Epilogue);
+            }
+            if a > 0 {
+                self.carry_in(c, core, q);
+            }
+            for j in a..b {
+                let rd = regs.d + j as Reg;
+                c.chain(core, j == 0, rd, regs.zl + j as Reg, regs.n + j as Reg);
+            }
+            c.adc(core, CARRY[CHAIN_D], ZERO, ZERO);
+            c.store(
+                core,
+                CARRY[CHAIN_D],
+                self.carry_at(q + 1),
+                Traffic::Epilogue,
+            );
+            let z = |j: usize| regs.zl + j as Reg;
+            differences(c, regs, core, (a, b), &z);
+            c.load(core, SEL, self.sel_at, Traffic::Epilogue);
+            select(c, regs, self.result, core, (a, b), &z);
+        }
+    }
+}
+
 /// The `block` value that selects the column form ([`generate_columns`]) instead of the
 /// row form in [`generate`] and `multicore::simulate_blocks`.
 pub const COLUMNS: usize = 0;
@@ -289,101 +490,28 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
     if block == COLUMNS {
         return generate_columns(config, ops);
     }
-    let s = ops.m.len();
-    let p = config.cores;
     let block = block.max(2);
-    let res = Residency::whole(config.registers, s);
-    let needed = (usize::from(res.x) + usize::from(res.m)) * s;
-    if needed > config.registers {
-        return Err(SimError::InvalidProgram {
-            reason: format!("{needed} resident words for {} registers", config.registers),
-        });
-    }
-    let regs = Regs::new(config.registers, s);
-    let mut memory: Vec<u64> = Vec::new();
-    let mut place = |words: &[u64]| {
-        let at = memory.len() as Addr;
-        memory.extend_from_slice(words);
-        at
-    };
-    let x_at = place(ops.x);
-    let y_at = place(ops.y);
-    let m_at = place(ops.m);
-    let mp_at = place(&[ops.m_prime]);
-    // Z_0..Z_(s-1) of iterations 0..s-2, the bits that travel, and the result.
-    let z_at0 = place(&vec![0; s * s]);
-    let e_at0 = place(&vec![0; s]);
-    let result = place(&vec![0; s + 1]);
-    // The final subtraction's carries between cores, and its selector.
-    let carry_at0 = place(&vec![0; p + 1]);
-    let sel_at = place(&[0]);
-    let carry_at = |q: usize| carry_at0 + q as Addr;
-    // Participant q of the final subtraction (q = p - 1: the last iteration's core)
-    // takes the words [q s / p, (q + 1) s / p) of the result; one core does it all when
-    // p = 1 or s < 2p.
-    let split = p >= 2 && s >= 2 * p;
-    let parts = if split { p } else { 1 };
-    let range = |q: usize| (q * s / parts, (q + 1) * s / parts);
-    let own_from = range(parts - 1).0;
-    let z_at = |i: usize, j: usize| z_at0 + (i * s + j) as Addr;
-    let e_at = |i: usize| e_at0 + i as Addr;
-
-    let mut c = Code {
-        code: vec![Vec::new(); p],
-        marks: vec![Vec::new(); p],
-        in_loop: true,
-        ages: vec![Vec::new(); p],
-        age: 0,
-        pending: vec![Vec::new(); p],
-    };
-    // Resident words of M, per core (resident X and M' are loaded in the core's first
-    // iteration, as its row P and T need them).
-    let resident = SCRATCH_REGISTERS as Reg;
-    for core in 0..p {
-        c.age = core as u32;
-        for j in 0..s {
-            if res.m {
-                let r = resident + (usize::from(res.x) * s + j) as Reg;
-                c.load(core, r, m_at + j as Addr, Traffic::Operand);
-            }
-        }
-    }
-    let x_reg = |j: usize| {
-        if res.x {
-            resident + j as Reg
-        } else {
-            regs.x + j as Reg
-        }
-    };
+    let (set, memory, mut c) = Setup::new(config, ops)?;
+    let (s, p, res) = (set.s, set.p, set.res);
+    let regs = &set.regs;
+    let (result, sel_at) = (set.result, set.sel_at);
+    let (split, parts, own_from) = (set.split, set.parts, set.own_from);
     let top_bit = ops.top_bit;
     // Iteration i's bit is kept by its core when that core runs iteration i + p.
     let kept = |i: usize| top_bit && i + p < s;
-    let m_reg = |j: usize| {
-        if res.m {
-            resident + (usize::from(res.x) * s + j) as Reg
-        } else {
-            regs.m + j as Reg
-        }
-    };
     for i in 0..s {
-        let core = i % p;
+        let core = set.begin(&mut c, i);
         let fresh = i == 0;
         let last = i + 1 == s;
-        c.in_loop = true;
-        c.age = i as u32;
         // Row P = X Y_i (no Z needed: it runs while the core waits for the previous
         // iteration): the Muls (X loaded two ahead when it does not stay), the bit this
         // core kept from iteration i - p, the chain; then the next Y and the words of M.
         let pb = regs.p;
-        if i < p {
-            c.load(core, Y, y_at + i as Addr, Traffic::Operand);
-            c.load(core, MP, mp_at, Traffic::Constant);
-        }
         // X is loaded two words ahead of its Mul: every iteration when it does not stay,
         // in the core's first iteration when it does.
         let load_x = !res.x || i < p;
         let x_load = |c: &mut Code, j: usize| {
-            c.load(core, x_reg(j), x_at + j as Addr, Traffic::Operand);
+            c.load(core, set.x_reg(j), set.x_at + j as Addr, Traffic::Operand);
         };
         if load_x {
             for j in 0..s.min(2) {
@@ -394,7 +522,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         let p_mul = |c: &mut Code, p_muls: &mut usize, upto: usize| {
             while *p_muls < s && *p_muls <= upto {
                 let j = *p_muls;
-                c.mul(core, Regs::low(pb, j), x_reg(j), Y);
+                c.mul(core, Regs::low(pb, j), set.x_reg(j), Y);
                 if load_x && j + 2 < s {
                     x_load(c, j + 2);
                 }
@@ -416,12 +544,12 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
                 c.emit(core, op);
             }
             if i + p < s {
-                c.load(core, Y, y_at + (i + p) as Addr, Traffic::Operand);
+                c.load(core, Y, set.y_at + (i + p) as Addr, Traffic::Operand);
             }
         }
         if !res.m && !fresh {
             for j in 0..s {
-                c.load(core, m_reg(j), m_at + j as Addr, Traffic::Operand);
+                c.load(core, set.m_reg(j), set.m_at + j as Addr, Traffic::Operand);
             }
         }
         // The last iteration computes its part of the words of 2^(w s) - M while it waits for the
@@ -435,14 +563,10 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         let mut negate: std::collections::VecDeque<Instr> = if negate_here {
             std::iter::once(Instr::Mul {
                 rd: ONES,
-                rj: m_reg(0),
+                rj: set.m_reg(0),
                 rk: MP,
             })
-            .chain((own_from..s).map(|j| Instr::Sub {
-                rd: regs.n + j as Reg,
-                rj: if j == 0 { ZERO } else { ONES },
-                rk: m_reg(j),
-            }))
+            .chain((own_from..s).map(|j| set.neg_m_word(j)))
             .collect()
         } else {
             Default::default()
@@ -461,9 +585,9 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         // Z_t of the previous iteration (t = s: its bit, when it travels).
         let z_src = |t: usize| -> Option<Addr> {
             if t < s {
-                Some(z_at(i - 1, t))
+                Some(set.z_at(i - 1, t))
             } else if top_bit && !kept(i - 1) {
-                Some(e_at(i - 1))
+                Some(set.e_at(i - 1))
             } else {
                 None
             }
@@ -490,7 +614,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         let m_load = |c: &mut Code, m_loaded: &mut usize, upto: usize| {
             while *m_loaded < s && *m_loaded <= upto {
                 let j = *m_loaded;
-                c.load(core, m_reg(j), m_at + j as Addr, Traffic::Operand);
+                c.load(core, set.m_reg(j), set.m_at + j as Addr, Traffic::Operand);
                 *m_loaded += 1;
             }
         };
@@ -500,14 +624,14 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             let (lo, hi) = (starts[k], end(k));
             if k == 0 {
                 m_load(c, m_loaded, 2);
-                c.mul(core, Regs::low(regs.q, 0), m_reg(0), T);
+                c.mul(core, Regs::low(regs.q, 0), set.m_reg(0), T);
                 *q_muls = 1;
             }
             let from = lo.max(1);
             for t in from..hi {
                 while *q_muls < s && *q_muls <= t + 1 {
                     m_load(c, m_loaded, *q_muls + 2);
-                    c.mul(core, Regs::low(regs.q, *q_muls), m_reg(*q_muls), T);
+                    c.mul(core, Regs::low(regs.q, *q_muls), set.m_reg(*q_muls), T);
                     *q_muls += 1;
                 }
                 let op = regs.row_op(regs.q, t, t == from);
@@ -604,12 +728,22 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             }
             let send = |c: &mut Code, t: usize| {
                 if t >= 1 && !last {
-                    c.store(core, regs.w + t as Reg, z_at(i, t - 1), Traffic::Transfer);
+                    c.store(
+                        core,
+                        regs.w + t as Reg,
+                        set.z_at(i, t - 1),
+                        Traffic::Transfer,
+                    );
                 } else if t >= 1 && t - 1 < own_from {
                     // The last iteration's words for the other cores' part of the final
                     // subtraction.
                     c.in_loop = false;
-                    c.store(core, regs.w + t as Reg, z_at(i, t - 1), Traffic::Epilogue);
+                    c.store(
+                        core,
+                        regs.w + t as Reg,
+                        set.z_at(i, t - 1),
+                        Traffic::Epilogue,
+                    );
                     c.in_loop = true;
                 }
             };
@@ -631,7 +765,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             }
             send(&mut c, hi - 1);
             if final_block && top_bit && !kept(i) && !last {
-                c.store(core, EOUT, e_at(i), Traffic::Transfer);
+                c.store(core, EOUT, set.e_at(i), Traffic::Transfer);
             }
             // The last iteration: the carry of Z + (2^(w(s+1)) - M) on the new words.
             if last {
@@ -640,10 +774,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
                 if d_open && from < hi {
                     c.restore(core, CHAIN_D);
                 } else if from < hi && own_from > 0 {
-                    // The carry from the core below.
-                    // c + (2^w - 1) carries exactly when c = 1.
-                    c.load(core, CARRY[CHAIN_D], carry_at(parts - 1), Traffic::Epilogue);
-                    c.add(core, FLAG, CARRY[CHAIN_D], ONES);
+                    set.carry_in(&mut c, core, parts - 1);
                 }
                 for t in from..hi {
                     let j = t - 1;
@@ -673,7 +804,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             }
         }
         if fresh && i + p < s {
-            c.load(core, Y, y_at + (i + p) as Addr, Traffic::Operand);
+            c.load(core, Y, set.y_at + (i + p) as Addr, Traffic::Operand);
         }
         c.flush(core);
         if last {
@@ -683,52 +814,11 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
             c.in_loop = false;
             c.age = s as u32;
             let z = |j: usize| regs.w + (j + 1) as Reg;
-            differences(&mut c, &regs, core, (own_from, s), &z);
-            select(&mut c, &regs, result, core, (own_from, s), &z);
+            set.own_result(&mut c, core, &z);
         }
         c.age = i as u32;
     }
-    // The other cores' part of the final subtraction, on the last iteration's words
-    // [a, b): their words of 2^(w s) - M (from their own words of M), the carry chain
-    // of Z + (2^(w s) - M) on them, from and to the neighbouring parts, then the
-    // selector from the last core and the result words.
-    for q in 0..parts - 1 {
-        let core = (s + q) % p;
-        let (a, b) = range(q);
-        c.in_loop = false;
-        c.age = s as u32;
-        if a > 0 || b > 1 {
-            c.mul(core, ONES, m_reg(0), MP);
-        }
-        for j in a..b {
-            let rj = if j == 0 { ZERO } else { ONES };
-            c.emit(
-                core,
-                Instr::Sub {
-                    rd: regs.n + j as Reg,
-                    rj,
-                    rk: m_reg(j),
-                },
-            );
-        }
-        for j in a..b {
-            c.load(core, regs.zl + j as Reg, z_at(s - 1, j), Traffic::Epilogue);
-        }
-        if a > 0 {
-            c.load(core, CARRY[CHAIN_D], carry_at(q), Traffic::Epilogue);
-            c.add(core, FLAG, CARRY[CHAIN_D], ONES);
-        }
-        for j in a..b {
-            let rd = regs.d + j as Reg;
-            c.chain(core, j == 0, rd, regs.zl + j as Reg, regs.n + j as Reg);
-        }
-        c.adc(core, CARRY[CHAIN_D], ZERO, ZERO);
-        c.store(core, CARRY[CHAIN_D], carry_at(q + 1), Traffic::Epilogue);
-        let z = |j: usize| regs.zl + j as Reg;
-        differences(&mut c, &regs, core, (a, b), &z);
-        c.load(core, SEL, sel_at, Traffic::Epilogue);
-        select(&mut c, &regs, result, core, (a, b), &z);
-    }
+    set.other_parts(&mut c);
     Ok(Program {
         cores: c.code,
         memory,
@@ -760,77 +850,17 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
 /// here Z and X Y_i share the carry word C1, and a bit added to a high half could make
 /// C1 reach 2^w.
 pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, SimError> {
-    let s = ops.m.len();
-    let p = config.cores;
-    let res = Residency::whole(config.registers, s);
-    let needed = (usize::from(res.x) + usize::from(res.m)) * s;
-    if needed > config.registers {
-        return Err(SimError::InvalidProgram {
-            reason: format!("{needed} resident words for {} registers", config.registers),
-        });
-    }
-    let regs = Regs::new(config.registers, s);
+    let (set, memory, mut c) = Setup::new(config, ops)?;
+    let (s, p, res) = (set.s, set.p, set.res);
+    let regs = &set.regs;
     // Carry words: C1 and C2 out of each word, and their first halves.
     let k1 = regs.total as Reg;
     let k1n = k1 + s as Reg;
     let k2 = k1n + s as Reg;
     let k2n = k2 + s as Reg;
     let total = regs.total + 4 * s;
-    let mut memory: Vec<u64> = Vec::new();
-    let mut place = |words: &[u64]| {
-        let at = memory.len() as Addr;
-        memory.extend_from_slice(words);
-        at
-    };
-    let x_at = place(ops.x);
-    let y_at = place(ops.y);
-    let m_at = place(ops.m);
-    let mp_at = place(&[ops.m_prime]);
-    let z_at0 = place(&vec![0; s * s]);
-    let e_at0 = place(&vec![0; s]);
-    let result = place(&vec![0; s + 1]);
-    let carry_at0 = place(&vec![0; p + 1]);
-    let sel_at = place(&[0]);
-    let carry_at = |q: usize| carry_at0 + q as Addr;
-    let split = p >= 2 && s >= 2 * p;
-    let parts = if split { p } else { 1 };
-    let range = |q: usize| (q * s / parts, (q + 1) * s / parts);
-    let own_from = range(parts - 1).0;
-    let z_at = |i: usize, j: usize| z_at0 + (i * s + j) as Addr;
-    let e_at = |i: usize| e_at0 + i as Addr;
-
-    let mut c = Code {
-        code: vec![Vec::new(); p],
-        marks: vec![Vec::new(); p],
-        in_loop: true,
-        ages: vec![Vec::new(); p],
-        age: 0,
-        pending: vec![Vec::new(); p],
-    };
-    let resident = SCRATCH_REGISTERS as Reg;
-    for core in 0..p {
-        c.age = core as u32;
-        for j in 0..s {
-            if res.m {
-                let r = resident + (usize::from(res.x) * s + j) as Reg;
-                c.load(core, r, m_at + j as Addr, Traffic::Operand);
-            }
-        }
-    }
-    let x_reg = |j: usize| {
-        if res.x {
-            resident + j as Reg
-        } else {
-            regs.x + j as Reg
-        }
-    };
-    let m_reg = |j: usize| {
-        if res.m {
-            resident + (usize::from(res.x) * s + j) as Reg
-        } else {
-            regs.m + j as Reg
-        }
-    };
+    let (result, sel_at) = (set.result, set.sel_at);
+    let (split, parts, own_from) = (set.split, set.parts, set.own_from);
     let top_bit = ops.top_bit;
     let pl = |j: usize| Regs::low(regs.p, j);
     let ph = |j: usize| Regs::high(regs.p, j);
@@ -841,11 +871,9 @@ pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, 
     let ur = |j: usize| regs.w + j as Reg;
     let zr = |j: usize| regs.z + j as Reg;
     for i in 0..s {
-        let core = i % p;
+        let core = set.begin(&mut c, i);
         let fresh = i == 0;
         let last = i + 1 == s;
-        c.in_loop = true;
-        c.age = i as u32;
         let c1 = |j: usize| {
             if fresh && j == 0 {
                 ph(0)
@@ -853,10 +881,6 @@ pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, 
                 k1 + j as Reg
             }
         };
-        if i < p {
-            c.load(core, Y, y_at + i as Addr, Traffic::Operand);
-            c.load(core, MP, mp_at, Traffic::Constant);
-        }
         let load_x = !res.x || i < p;
         let load_m = !res.m;
         // X is loaded word by word in the first iteration, which waits for nothing,
@@ -864,42 +888,42 @@ pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, 
         let x_ahead = load_x && !fresh;
         if x_ahead {
             for j in 0..s {
-                c.load(core, x_reg(j), x_at + j as Addr, Traffic::Operand);
+                c.load(core, set.x_reg(j), set.x_at + j as Addr, Traffic::Operand);
             }
         }
         let lx = |c: &mut Code, j: usize| {
             if load_x && !x_ahead && j < s {
-                c.load(core, x_reg(j), x_at + j as Addr, Traffic::Operand);
+                c.load(core, set.x_reg(j), set.x_at + j as Addr, Traffic::Operand);
             }
         };
         let lm = |c: &mut Code, j: usize| {
             if load_m && j < s {
-                c.load(core, m_reg(j), m_at + j as Addr, Traffic::Operand);
+                c.load(core, set.m_reg(j), set.m_at + j as Addr, Traffic::Operand);
             }
         };
         let lz = |c: &mut Code, j: usize| {
             if !fresh {
-                c.load(core, zr(j), z_at(i - 1, j), Traffic::Transfer);
+                c.load(core, zr(j), set.z_at(i - 1, j), Traffic::Transfer);
             }
         };
         let mul_p = |c: &mut Code, j: usize| {
             if j < s {
-                c.mul(core, pl(j), x_reg(j), Y);
+                c.mul(core, pl(j), set.x_reg(j), Y);
             }
         };
         let mul_q = |c: &mut Code, j: usize| {
             if j < s {
-                c.mul(core, ql(j), m_reg(j), T);
+                c.mul(core, ql(j), set.m_reg(j), T);
             }
         };
         // Z'_(j-1) = u(j): sent on, or (last iteration) kept or sent for the final
         // subtraction.
         let send = |c: &mut Code, j: usize| {
             if !last {
-                c.store(core, ur(j), z_at(i, j - 1), Traffic::Transfer);
+                c.store(core, ur(j), set.z_at(i, j - 1), Traffic::Transfer);
             } else if j - 1 < own_from {
                 c.in_loop = false;
-                c.store(core, ur(j), z_at(i, j - 1), Traffic::Epilogue);
+                c.store(core, ur(j), set.z_at(i, j - 1), Traffic::Epilogue);
                 c.in_loop = true;
             }
         };
@@ -951,7 +975,7 @@ pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, 
         let travels = !fresh && top_bit;
         let e_dst = EOUT;
         if travels {
-            c.load(core, zr(s), e_at(i - 1), Traffic::Transfer);
+            c.load(core, zr(s), set.e_at(i - 1), Traffic::Transfer);
             c.add(core, ur(s), c1(s - 1), zr(s));
             c.adc(core, e_dst, ZERO, ZERO);
             c.add(core, ur(s), ur(s), c2_top);
@@ -964,30 +988,22 @@ pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, 
         }
         send(&mut c, s);
         if top_bit && !last {
-            c.store(core, EOUT, e_at(i), Traffic::Transfer);
+            c.store(core, EOUT, set.e_at(i), Traffic::Transfer);
         }
         if i + p < s {
-            c.load(core, Y, y_at + (i + p) as Addr, Traffic::Operand);
+            c.load(core, Y, set.y_at + (i + p) as Addr, Traffic::Operand);
         }
         if last {
             // The last core's part of the final subtraction: its words of 2^(w s) - M,
             // the carry chain of Z + (2^(w(s+1)) - M) from the part below, the selector.
             c.in_loop = false;
             c.age = s as u32;
-            c.mul(core, ONES, m_reg(0), MP);
+            c.mul(core, ONES, set.m_reg(0), MP);
             for j in own_from..s {
-                c.emit(
-                    core,
-                    Instr::Sub {
-                        rd: regs.n + j as Reg,
-                        rj: if j == 0 { ZERO } else { ONES },
-                        rk: m_reg(j),
-                    },
-                );
+                c.emit(core, set.neg_m_word(j));
             }
             if own_from > 0 {
-                c.load(core, CARRY[CHAIN_D], carry_at(parts - 1), Traffic::Epilogue);
-                c.add(core, FLAG, CARRY[CHAIN_D], ONES);
+                set.carry_in(&mut c, core, parts - 1);
             }
             for j in own_from..s {
                 c.chain(
@@ -1005,47 +1021,10 @@ pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, 
                 c.store(core, SEL, sel_at, Traffic::Epilogue);
             }
             let z = |j: usize| ur(j + 1);
-            differences(&mut c, &regs, core, (own_from, s), &z);
-            select(&mut c, &regs, result, core, (own_from, s), &z);
+            set.own_result(&mut c, core, &z);
         }
     }
-    for q in 0..parts - 1 {
-        let core = (s + q) % p;
-        let (a, b) = range(q);
-        c.in_loop = false;
-        c.age = s as u32;
-        if a > 0 || b > 1 {
-            c.mul(core, ONES, m_reg(0), MP);
-        }
-        for j in a..b {
-            let rj = if j == 0 { ZERO } else { ONES };
-            c.emit(
-                core,
-                Instr::Sub {
-                    rd: regs.n + j as Reg,
-                    rj,
-                    rk: m_reg(j),
-                },
-            );
-        }
-        for j in a..b {
-            c.load(core, regs.zl + j as Reg, z_at(s - 1, j), Traffic::Epilogue);
-        }
-        if a > 0 {
-            c.load(core, CARRY[CHAIN_D], carry_at(q), Traffic::Epilogue);
-            c.add(core, FLAG, CARRY[CHAIN_D], ONES);
-        }
-        for j in a..b {
-            let rd = regs.d + j as Reg;
-            c.chain(core, j == 0, rd, regs.zl + j as Reg, regs.n + j as Reg);
-        }
-        c.adc(core, CARRY[CHAIN_D], ZERO, ZERO);
-        c.store(core, CARRY[CHAIN_D], carry_at(q + 1), Traffic::Epilogue);
-        let z = |j: usize| regs.zl + j as Reg;
-        differences(&mut c, &regs, core, (a, b), &z);
-        c.load(core, SEL, sel_at, Traffic::Epilogue);
-        select(&mut c, &regs, result, core, (a, b), &z);
-    }
+    set.other_parts(&mut c);
     Ok(Program {
         cores: c.code,
         memory,

@@ -23,6 +23,7 @@
 //!   Method-I cuts its chains into blocks, so that each iteration's low words leave
 //!   early, at 5 more additions per cut ([`method_one`]).
 
+mod emit;
 pub mod isa;
 pub mod machine;
 pub mod method_one;
@@ -177,33 +178,8 @@ pub fn simulate_blocks(
         return Err(SimError::OperandTooLarge);
     }
     let (w, s) = (config.word, config.words());
-    let words = |v: &BigUint, count: usize| -> Vec<u64> {
-        let mask = (BigUint::from(1u32) << w) - 1u32;
-        (0..count)
-            .map(|j| {
-                let d = (v >> (w as usize * j)) & &mask;
-                d.iter_u64_digits().next().unwrap_or(0)
-            })
-            .collect()
-    };
-    let m_words = words(m, s);
-    let r = BigUint::from(1u32) << (w as usize * s);
-    let neg_m = words(&((&r << w) - m), s + 1);
-    let m0 = m_words[0];
-    let mask = (1u64 << w) - 1;
-    // -M^-1 mod 2^w by Newton iteration (each step doubles the correct low bits).
-    let mut inv = m0;
-    for _ in 0..5 {
-        inv = inv.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(inv)));
-    }
-    let ops = program::Operands {
-        x: &words(x, s),
-        y: &words(y, s),
-        m: &m_words,
-        m_prime: inv.wrapping_neg() & mask,
-        neg_m: &neg_m,
-        top_bit: config.bits == w * s as u32,
-    };
+    let words = OperandWords::new(config, m, x, y);
+    let ops = words.operands();
     let prog = program::generate(config, &ops, block)?;
     let (bundles, in_loop) =
         schedule::pack(&prog.cores, prog.registers, &prog.in_loop, &prog.urgency)?;
@@ -220,6 +196,61 @@ pub fn simulate_blocks(
         product,
         r_bits: w * s as u32,
     })
+}
+
+/// The operands of one multiplication as words of `config.word` bits, for
+/// [`program::generate`].
+struct OperandWords {
+    x: Vec<u64>,
+    y: Vec<u64>,
+    m: Vec<u64>,
+    m_prime: u64,
+    neg_m: Vec<u64>,
+    top_bit: bool,
+}
+
+impl OperandWords {
+    fn new(config: &Config, m: &BigUint, x: &BigUint, y: &BigUint) -> Self {
+        let (w, s) = (config.word, config.words());
+        let words = |v: &BigUint, count: usize| -> Vec<u64> {
+            let mask = (BigUint::from(1u32) << w) - 1u32;
+            (0..count)
+                .map(|j| {
+                    let d = (v >> (w as usize * j)) & &mask;
+                    d.iter_u64_digits().next().unwrap_or(0)
+                })
+                .collect()
+        };
+        let m_words = words(m, s);
+        let r = BigUint::from(1u32) << (w as usize * s);
+        let neg_m = words(&((&r << w) - m), s + 1);
+        let m0 = m_words[0];
+        let mask = (1u64 << w) - 1;
+        // -M^-1 mod 2^w by Newton iteration (each step doubles the correct low bits).
+        let mut inv = m0;
+        for _ in 0..5 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(inv)));
+        }
+        OperandWords {
+            x: words(x, s),
+            y: words(y, s),
+            m: m_words,
+            m_prime: inv.wrapping_neg() & mask,
+            neg_m,
+            top_bit: config.bits == w * s as u32,
+        }
+    }
+
+    fn operands(&self) -> program::Operands<'_> {
+        program::Operands {
+            x: &self.x,
+            y: &self.y,
+            m: &self.m,
+            m_prime: self.m_prime,
+            neg_m: &self.neg_m,
+            top_bit: self.top_bit,
+        }
+    }
 }
 
 /// Simulates and checks the product against montmul's CIOS kernel at the same word size.
@@ -320,32 +351,8 @@ mod trace {
             word: 16,
             registers: 16,
         };
-        let (w, s) = (config.word, config.words());
-        let words = |v: &BigUint, count: usize| -> Vec<u64> {
-            let mask = (BigUint::from(1u32) << w) - 1u32;
-            (0..count)
-                .map(|j| {
-                    let d = (v >> (w as usize * j)) & &mask;
-                    d.iter_u64_digits().next().unwrap_or(0)
-                })
-                .collect()
-        };
-        let m_words = words(&m, s);
-        let r = BigUint::from(1u32) << (w as usize * s);
-        let neg_m = words(&((&r << w) - &m), s + 1);
-        let m0 = m_words[0];
-        let mut inv = m0;
-        for _ in 0..5 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(inv)));
-        }
-        let ops = program::Operands {
-            x: &words(&x, s),
-            y: &words(&y, s),
-            m: &m_words,
-            m_prime: inv.wrapping_neg() & ((1u64 << w) - 1),
-            neg_m: &neg_m,
-            top_bit: true,
-        };
+        let words = OperandWords::new(&config, &m, &x, &y);
+        let ops = words.operands();
         let block = std::env::var("TRACE_BLOCK")
             .ok()
             .and_then(|v| v.parse().ok())

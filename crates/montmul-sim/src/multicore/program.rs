@@ -40,6 +40,7 @@
 //! selects each of its words with a `Mul`, since the ISA has no branch) and stores the
 //! s + 1 words of the result.
 
+use super::emit::Emit;
 use super::isa::{Addr, Instr, Reg, Traffic};
 use super::{Config, Method};
 use crate::SimError;
@@ -308,6 +309,12 @@ struct Builder {
     code: Vec<Vec<Instr>>,
 }
 
+impl Emit for Builder {
+    fn emit(&mut self, core: usize, instr: Instr) {
+        self.code[core].push(instr);
+    }
+}
+
 impl Builder {
     fn alloc(&mut self, words: usize) -> Addr {
         let at = self.memory.len() as Addr;
@@ -319,34 +326,6 @@ impl Builder {
         let at = self.memory.len() as Addr;
         self.memory.extend_from_slice(words);
         at
-    }
-
-    fn emit(&mut self, core: usize, instr: Instr) {
-        self.code[core].push(instr);
-    }
-
-    fn load(&mut self, core: usize, rd: Reg, addr: Addr, traffic: Traffic) {
-        self.emit(core, Instr::Load { rd, addr, traffic });
-    }
-
-    fn store(&mut self, core: usize, rs: Reg, addr: Addr, traffic: Traffic) {
-        self.emit(core, Instr::Store { rs, addr, traffic });
-    }
-
-    fn add(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
-        self.emit(core, Instr::Add { rd, rj, rk });
-    }
-
-    fn adc(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
-        self.emit(core, Instr::Adc { rd, rj, rk });
-    }
-
-    fn mul(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
-        self.emit(core, Instr::Mul { rd, rj, rk });
-    }
-
-    fn sub(&mut self, core: usize, rd: Reg, rj: Reg, rk: Reg) {
-        self.emit(core, Instr::Sub { rd, rj, rk });
     }
 
     /// The register holding `src` (loading it into `temp` if it is in memory).
