@@ -68,6 +68,42 @@ pub trait Kernel<L: Limb>: Send + Sync {
     }
 }
 
+/// The [`Kernel`] impl of a kernel made for some limb counts only (`gen-cios`,
+/// `mulx-cios`): `$info` describes it, `$counts` lists the counts it has code for, and
+/// `$specialised::<L>(limbs)` is the code of one count (a kernel of its own), which
+/// [`Kernel::resolve`] hands to the [`Modulus`]. Called directly at another count, it
+/// falls back to [`crate::algo::cios`].
+macro_rules! size_specialised_kernel {
+    ($kernel:ty, $info:expr, $counts:expr, $specialised:ident) => {
+        impl<L: $crate::Limb> $crate::kernel::Kernel<L> for $kernel {
+            fn info(&self) -> &'static $crate::kernel::KernelInfo {
+                &$info
+            }
+
+            fn limb_counts(&self) -> Option<&'static [usize]> {
+                Some($counts)
+            }
+
+            fn resolve(&self, limbs: usize) -> Option<&'static dyn $crate::kernel::Kernel<L>> {
+                $specialised::<L>(limbs)
+            }
+
+            fn mul(&self, m: &$crate::Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+                $specialised::<L>(m.limbs())
+                    .unwrap_or(&$crate::algo::cios::Cios)
+                    .mul(m, a, b, out);
+            }
+
+            fn sqr(&self, m: &$crate::Modulus<L>, a: &[L], out: &mut [L]) {
+                $specialised::<L>(m.limbs())
+                    .unwrap_or(&$crate::algo::cios::Cios)
+                    .sqr(m, a, out);
+            }
+        }
+    };
+}
+pub(crate) use size_specialised_kernel;
+
 struct Registry<L>(core::marker::PhantomData<L>);
 
 impl<L: Limb> Registry<L> {

@@ -191,26 +191,4 @@ fn lazy<L: Limb>(limbs: usize) -> &'static dyn Kernel<L> {
     dispatch::pick::<L>(&without, limbs)
 }
 
-impl<L: Limb> Kernel<L> for GenCios {
-    fn info(&self) -> &'static KernelInfo {
-        &INFO
-    }
-
-    fn limb_counts(&self) -> Option<&'static [usize]> {
-        Some(LIMB_COUNTS)
-    }
-
-    fn resolve(&self, limbs: usize) -> Option<&'static dyn Kernel<L>> {
-        specialised::<L>(limbs)
-    }
-
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-        specialised::<L>(m.limbs())
-            .unwrap_or(&Cios)
-            .mul(m, a, b, out);
-    }
-
-    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-        specialised::<L>(m.limbs()).unwrap_or(&Cios).sqr(m, a, out);
-    }
-}
+crate::kernel::size_specialised_kernel!(GenCios, INFO, LIMB_COUNTS, specialised);

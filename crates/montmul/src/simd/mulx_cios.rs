@@ -524,29 +524,7 @@ sizes! {
             diagonal_8("0,1,2,3,4,5,6,7"), 16);
 }
 
-impl<L: Limb> Kernel<L> for MulxCios {
-    fn info(&self) -> &'static KernelInfo {
-        &INFO
-    }
-
-    fn limb_counts(&self) -> Option<&'static [usize]> {
-        Some(LIMB_COUNTS)
-    }
-
-    fn resolve(&self, limbs: usize) -> Option<&'static dyn Kernel<L>> {
-        specialised::<L>(limbs)
-    }
-
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-        specialised::<L>(m.limbs())
-            .unwrap_or(&Cios)
-            .mul(m, a, b, out);
-    }
-
-    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-        specialised::<L>(m.limbs()).unwrap_or(&Cios).sqr(m, a, out);
-    }
-}
+crate::kernel::size_specialised_kernel!(MulxCios, INFO, LIMB_COUNTS, specialised);
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
