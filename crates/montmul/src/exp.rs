@@ -51,6 +51,9 @@ impl Trace for Vec<Step> {
     }
 }
 
+/// The widest window [`ct_window`] and [`vartime_window`] choose.
+pub const MAX_WINDOW: u32 = 6;
+
 /// Window width of [`pow`] for an exponent of `bits` bits.
 pub fn ct_window(bits: usize) -> u32 {
     match bits {
@@ -128,9 +131,16 @@ pub trait Ladder {
 /// back into a branch.
 #[inline]
 pub fn entry_mask(j: usize, index: usize) -> u64 {
+    core::hint::black_box(entry_mask_plain(j, index))
+}
+
+/// [`entry_mask`] without the [`core::hint::black_box`], for a caller that hides all
+/// its masks from the optimiser at once.
+#[inline]
+fn entry_mask_plain(j: usize, index: usize) -> u64 {
     // (j ^ index) - 1 has its top bit set exactly when j == index.
     let hit = ((j ^ index) as u64).wrapping_sub(1) >> 63;
-    core::hint::black_box(hit.wrapping_neg())
+    hit.wrapping_neg()
 }
 
 /// The ladder on a modulus' limb vectors, through its kernel.
@@ -154,6 +164,22 @@ impl<L: Limb> Ladder for LimbLadder<'_, L> {
     fn select(&self, out: &mut Vec<L>, entry: &Vec<L>, mask: u64) {
         // Truncating all ones or 0 to L keeps it all ones or 0.
         crate::ct::conditional_assign(out, entry, L::from_u64(mask));
+    }
+
+    /// As the trait's, with every entry read by one masked gather
+    /// ([`crate::simd::select::masked_or_limbs`]) that keeps `out` in registers.
+    fn lookup<T: Trace>(&self, table: &[Vec<L>], index: usize, out: &mut Vec<L>, trace: &mut T) {
+        let mut masks = [L::ZERO; 1 << MAX_WINDOW];
+        assert!(table.len() <= masks.len());
+        for (j, mask) in masks.iter_mut().enumerate().take(table.len()) {
+            trace.step(Step::Read(j));
+            // Truncating all ones or 0 to L keeps it all ones or 0.
+            *mask = L::from_u64(entry_mask_plain(j, index));
+        }
+        // Hidden from the optimiser all at once (see `entry_mask`): it must assume
+        // the words behind the reference changed.
+        let masks = core::hint::black_box(&masks[..table.len()]);
+        crate::simd::select::masked_or_limbs(table, masks, out);
     }
 }
 

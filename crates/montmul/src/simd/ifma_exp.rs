@@ -35,7 +35,7 @@
 //! Table reads are masked copies of whole digit vectors, the trace is the limb
 //! ladder's ([`crate::exp::fixed_window`] is shared): constant-time as
 //! [`crate::exp::pow`]; the table reads are AVX-512 masked ORs of whole entries
-//! (`select_vectors`). Squarings call the kernel's `sqr_digits`: its wide squaring
+//! ([`super::select::masked_or`]). Squarings call the kernel's `sqr_digits`: its wide squaring
 //! from 14 digit vectors (moduli above 5440 bits), the multiplication below.
 
 use crate::exp::Trace;
@@ -206,45 +206,13 @@ unsafe fn normalise<const V: usize>(lanes: &[[u64; 8]; V], out: &mut [u64]) {
     }
 }
 
-/// `out` = the entry of `table` whose mask is all ones (the others 0): every entry
-/// read in full, AND-ed with its mask and OR-ed into V accumulators.
-///
-/// # Safety
-/// The CPU has AVX-512F.
+/// The multiplication and the squaring for `v` vectors.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn select_vectors<const V: usize>(table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
-    use core::arch::x86_64::*;
-    assert!(out.len() == 8 * V);
-    let mut acc = [_mm512_setzero_si512(); V];
-    for (entry, &mask) in table.iter().zip(masks) {
-        assert!(entry.len() == 8 * V);
-        let m = _mm512_set1_epi64(mask as i64);
-        for (v, acc) in acc.iter_mut().enumerate() {
-            // SAFETY: the entry has 8 V words, so 8 v .. 8 v + 8 are in bounds; loadu
-            // has no alignment requirement.
-            let x = unsafe { _mm512_loadu_si512(entry.as_ptr().add(8 * v).cast()) };
-            // acc | (x & mask).
-            *acc = _mm512_ternarylogic_epi64::<0xf8>(*acc, x, m);
-        }
-    }
-    for (v, acc) in acc.iter().enumerate() {
-        // SAFETY: out holds 8 V words; storeu has no alignment requirement.
-        unsafe { _mm512_storeu_si512(out[8 * v..].as_mut_ptr().cast(), *acc) };
-    }
-}
-
-/// A masked table read for one vector count ([`select_vectors`]).
-#[cfg(target_arch = "x86_64")]
-type SelectFn = unsafe fn(&[Vec<u64>], &[u64], &mut [u64]);
-
-/// The multiplication, the squaring and the table read for `v` vectors.
-#[cfg(target_arch = "x86_64")]
-fn products(v: usize) -> (MulFn, MulFn, SelectFn) {
+fn products(v: usize) -> (MulFn, MulFn) {
     macro_rules! by_vectors {
         ($v:expr, $($n:literal)*) => {
             match $v {
-                $($n => (mul::<$n> as MulFn, sqr::<$n> as MulFn, select_vectors::<$n> as SelectFn),)*
+                $($n => (mul::<$n> as MulFn, sqr::<$n> as MulFn),)*
                 _ => unreachable!("more vectors than the largest modulus needs"),
             }
         };
@@ -277,7 +245,6 @@ struct Digits {
     r1: Vec<u64>,
     mul: MulFn,
     sqr: MulFn,
-    select: SelectFn,
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -290,7 +257,7 @@ impl Digits {
         let bits = 64 * s as u32 - n[s - 1].leading_zeros();
         let (d, v, e) = shape(s, bits);
         assert!(v <= ifma::MAX_VECTORS);
-        let (mul, sqr, select) = products(v);
+        let (mul, sqr) = products(v);
         // R 2^e and R 2^(2e) mod n, by doublings of R mod n < n.
         let mut x = r1.to_vec();
         for _ in 0..e {
@@ -311,7 +278,6 @@ impl Digits {
             r1: Vec::new(),
             mul,
             sqr,
-            select,
         };
         dom.n = dom.to_digits(n);
         dom.one = dom.to_digits(&one);
@@ -404,8 +370,7 @@ impl Ladder for Digits {
             trace.step(Step::Read(j));
             *mask = entry_mask(j, index);
         }
-        // SAFETY: `new` checked AVX-512F; the lengths are checked inside.
-        unsafe { (self.select)(table, &masks[..table.len()], out) };
+        super::select::masked_or(table, &masks[..table.len()], out);
     }
 }
 

@@ -10,6 +10,8 @@
 //!   (`vpmadd52luq`/`vpmadd52huq`), x86-64 only.
 //! - [`ifma_exp`]: constant-time exponentiation on the IFMA kernel's 52-bit digits,
 //!   without converting between the products.
+//! - [`select`]: the exponentiations' constant-time table reads (AVX-512F where the
+//!   CPU has it).
 
 #![allow(unsafe_code)]
 
@@ -19,3 +21,4 @@ pub mod ifma_exp;
 #[macro_use]
 pub mod mulx;
 pub mod mulx_cios;
+pub mod select;
