@@ -118,19 +118,32 @@ mod x86 {
             }
             at += 8 * PASS;
         }
-        while at < s {
-            let lanes = ((1u32 << (s - at).min(8)) - 1) as __mmask8;
+        while s - at >= 8 {
+            // Two accumulators, even and odd entries, for two independent chains.
+            let mut acc = [_mm512_setzero_si512(); 2];
+            for (j, (entry, &mask)) in table.iter().zip(masks).enumerate() {
+                let m = _mm512_set1_epi64(mask as i64);
+                // SAFETY: words at .. at + 8 <= s <= entry.len().
+                let x = unsafe { _mm512_loadu_si512(entry.as_ptr().add(at).cast()) };
+                acc[j % 2] = _mm512_ternarylogic_epi64::<0xf8>(acc[j % 2], x, m);
+            }
+            let acc = _mm512_or_si512(acc[0], acc[1]);
+            // SAFETY: as for the loads, within out (s words).
+            unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(at).cast(), acc) };
+            at += 8;
+        }
+        if at < s {
+            let lanes = ((1u32 << (s - at)) - 1) as __mmask8;
             let mut acc = _mm512_setzero_si512();
             for (entry, &mask) in table.iter().zip(masks) {
                 let m = _mm512_set1_epi64(mask as i64);
-                // SAFETY: the lanes of the mask are words at .. min(at + 8, s) <= s <=
-                // entry.len(); masked-off lanes are not read.
+                // SAFETY: the lanes of the mask are words at .. s <= entry.len();
+                // masked-off lanes are not read.
                 let x = unsafe { _mm512_maskz_loadu_epi64(lanes, entry.as_ptr().add(at).cast()) };
                 acc = _mm512_ternarylogic_epi64::<0xf8>(acc, x, m);
             }
             // SAFETY: as for the loads, within out; masked-off lanes are not written.
             unsafe { _mm512_mask_storeu_epi64(out.as_mut_ptr().add(at).cast(), lanes, acc) };
-            at += 8;
         }
     }
 }
