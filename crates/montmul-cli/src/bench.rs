@@ -1,11 +1,14 @@
 //! `montmul bench`: nanoseconds per Montgomery multiplication, squaring and full-size
 //! constant-time exponentiation, for montmul's kernels and, with `--peers`, for GMP,
 //! OpenSSL, num-bigint and crypto-bigint in the same process, on the same inputs,
-//! interleaved round by round so that machine noise hits everyone alike.
+//! interleaved round by round so that machine noise hits everyone alike (the
+//! multiplications and squarings in one rotation, so that a kernel's sqr/mul ratio is
+//! measured under the same noise as well).
 //!
 //! Before any timing, every implementation's product and power are checked equal to
 //! num-bigint's; a disagreement is an error, not a row in the table.
 
+use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -280,22 +283,36 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
         }
         bar.set_message(format!("{bits} bits: checking agreement"));
         check_agreement(&mut cs, &inputs, bits)?;
-        for &op in &ops {
-            bar.set_message(format!("{bits} bits: {op}"));
-            let mut timed: Vec<&mut Box<dyn Contender>> =
-                cs.iter_mut().filter(|c| c.times(op)).collect();
-            let names: Vec<String> = timed.iter().map(|c| c.name()).collect();
-            let mut runners: Vec<Box<dyn FnMut(u64) + '_>> = timed
-                .iter_mut()
-                .map(|c| {
-                    Box::new(move |iters: u64| run(c.as_mut(), op, iters)) as Box<dyn FnMut(u64)>
-                })
-                .collect();
+        // Multiplication and squaring share one measurement, their rounds interleaved,
+        // so that a kernel's sqr/mul ratio sees the same noise; the exponentiation,
+        // whose batches are far longer, has its own.
+        let cells: Vec<RefCell<Box<dyn Contender>>> = cs.into_iter().map(RefCell::new).collect();
+        for group in [&["mul", "sqr"][..], &["exp"][..]] {
+            let group: Vec<&'static str> =
+                ops.iter().copied().filter(|o| group.contains(o)).collect();
+            if group.is_empty() {
+                continue;
+            }
+            bar.set_message(format!("{bits} bits: {}", group.join(", ")));
+            let mut timed: Vec<(&'static str, String)> = Vec::new();
+            let mut runners: Vec<Box<dyn FnMut(u64) + '_>> = Vec::new();
+            for &op in &group {
+                for cell in &cells {
+                    if !cell.borrow().times(op) {
+                        continue;
+                    }
+                    timed.push((op, cell.borrow().name()));
+                    // The runners are called one at a time: never two borrows at once.
+                    runners.push(Box::new(move |iters: u64| {
+                        run(cell.borrow_mut().as_mut(), op, iters)
+                    }));
+                }
+            }
             let medians = measure(&mut runners, args.rounds, target);
-            for (name, ns) in names.into_iter().zip(medians) {
+            for ((op, name), ns) in timed.into_iter().zip(medians) {
                 rows.push(Row { op, bits, name, ns });
             }
-            bar.inc(1);
+            bar.inc(group.len() as u64);
         }
     }
     bar.finish_and_clear();
