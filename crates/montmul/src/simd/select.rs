@@ -55,6 +55,11 @@ pub fn masked_or_limbs<L: Limb>(table: &[Vec<L>], masks: &[L], out: &mut [L]) {
         return;
     }
     assert!(masks.len() >= table.len());
+    portable(table, masks, out);
+}
+
+/// [`masked_or`] without vector intrinsics, on limbs of any width, 8 at a time.
+fn portable<L: Limb>(table: &[Vec<L>], masks: &[L], out: &mut [L]) {
     const BLOCK: usize = 8;
     for (b, chunk) in out.chunks_mut(BLOCK).enumerate() {
         let at = b * BLOCK;
@@ -62,21 +67,6 @@ pub fn masked_or_limbs<L: Limb>(table: &[Vec<L>], masks: &[L], out: &mut [L]) {
         for (entry, &mask) in table.iter().zip(masks) {
             for (a, &x) in acc.iter_mut().zip(&entry[at..at + chunk.len()]) {
                 *a = a.or(x.and(mask));
-            }
-        }
-        chunk.copy_from_slice(&acc[..chunk.len()]);
-    }
-}
-
-/// [`masked_or`] without vector intrinsics, 8 words at a time.
-fn portable(table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
-    const BLOCK: usize = 8;
-    for (b, chunk) in out.chunks_mut(BLOCK).enumerate() {
-        let at = b * BLOCK;
-        let mut acc = [0u64; BLOCK];
-        for (entry, &mask) in table.iter().zip(masks) {
-            for (a, &x) in acc.iter_mut().zip(&entry[at..at + chunk.len()]) {
-                *a |= x & mask;
             }
         }
         chunk.copy_from_slice(&acc[..chunk.len()]);
