@@ -134,13 +134,36 @@ pub fn entry_mask(j: usize, index: usize) -> u64 {
     core::hint::black_box(entry_mask_plain(j, index))
 }
 
-/// [`entry_mask`] without the [`core::hint::black_box`], for a caller that hides all
-/// its masks from the optimiser at once.
+/// [`entry_mask`] without the [`core::hint::black_box`], for [`masked_read`], which
+/// hides all its masks from the optimiser at once.
 #[inline]
 fn entry_mask_plain(j: usize, index: usize) -> u64 {
     // (j ^ index) - 1 has its top bit set exactly when j == index.
     let hit = ((j ^ index) as u64).wrapping_sub(1) >> 63;
     hit.wrapping_neg()
+}
+
+/// `out = table[index]` for the ladders' [`Ladder::lookup`]: every entry read in full,
+/// in order, and gathered with its mask by one pass that keeps `out` in registers
+/// ([`crate::simd::select::masked_or_limbs`]; AVX-512F where the CPU has it). The
+/// masks are made first and hidden from the optimiser all at once (one
+/// [`core::hint::black_box`] on the slice, not one per entry as [`entry_mask`]): it must
+/// assume the words behind the reference changed, so it cannot see they are 0 or all
+/// ones. `trace` is told of every entry read.
+pub(crate) fn masked_read<L: Limb, T: Trace>(
+    table: &[Vec<L>],
+    index: usize,
+    out: &mut [L],
+    trace: &mut T,
+) {
+    let mut masks = [0u64; 1 << MAX_WINDOW];
+    assert!(table.len() <= masks.len());
+    for (j, mask) in masks.iter_mut().enumerate().take(table.len()) {
+        trace.step(Step::Read(j));
+        *mask = entry_mask_plain(j, index);
+    }
+    let masks = core::hint::black_box(&masks[..table.len()]);
+    crate::simd::select::masked_or_limbs(table, masks, out);
 }
 
 /// The ladder on a modulus' limb vectors, through its kernel.
@@ -166,20 +189,10 @@ impl<L: Limb> Ladder for LimbLadder<'_, L> {
         crate::ct::conditional_assign(out, entry, L::from_u64(mask));
     }
 
-    /// As the trait's, with every entry read by one masked gather
-    /// ([`crate::simd::select::masked_or_limbs`]) that keeps `out` in registers.
+    /// As the trait's, with every entry gathered by one masked pass that keeps `out`
+    /// in registers (AVX-512F where the CPU has it).
     fn lookup<T: Trace>(&self, table: &[Vec<L>], index: usize, out: &mut Vec<L>, trace: &mut T) {
-        let mut masks = [L::ZERO; 1 << MAX_WINDOW];
-        assert!(table.len() <= masks.len());
-        for (j, mask) in masks.iter_mut().enumerate().take(table.len()) {
-            trace.step(Step::Read(j));
-            // Truncating all ones or 0 to L keeps it all ones or 0.
-            *mask = L::from_u64(entry_mask_plain(j, index));
-        }
-        // Hidden from the optimiser all at once (see `entry_mask`): it must assume
-        // the words behind the reference changed.
-        let masks = core::hint::black_box(&masks[..table.len()]);
-        crate::simd::select::masked_or_limbs(table, masks, out);
+        masked_read(table, index, out, trace);
     }
 }
 

@@ -35,7 +35,7 @@
 //! Table reads are masked copies of whole digit vectors, the trace is the limb
 //! ladder's ([`crate::exp::fixed_window`] is shared): constant-time as
 //! [`crate::exp::pow`]; the table reads are AVX-512 masked ORs of whole entries
-//! ([`super::select::masked_or`]). Squarings call the kernel's `sqr_digits`: its wide squaring
+//! (`exp::masked_read`, as the limb ladder's). Squarings call the kernel's `sqr_digits`: its wide squaring
 //! from 14 digit vectors (moduli above 5440 bits), the multiplication below.
 
 use crate::exp::Trace;
@@ -44,7 +44,7 @@ use crate::{Limb, Modulus};
 #[cfg(target_arch = "x86_64")]
 use super::ifma::{self, as_words, as_words_mut, join_group, split_group, Amm52Ifma};
 #[cfg(target_arch = "x86_64")]
-use crate::exp::{entry_mask, fixed_window, Ladder, Step};
+use crate::exp::{fixed_window, masked_read, Ladder};
 #[cfg(target_arch = "x86_64")]
 use crate::kernel::Kernel;
 
@@ -363,14 +363,7 @@ impl Ladder for Digits {
         out: &mut Vec<u64>,
         trace: &mut T,
     ) {
-        // The masks first (the trace sees every entry read: each is, in full, below).
-        let mut masks = [0u64; 64];
-        assert!(table.len() <= masks.len());
-        for (j, mask) in masks.iter_mut().enumerate().take(table.len()) {
-            trace.step(Step::Read(j));
-            *mask = entry_mask(j, index);
-        }
-        super::select::masked_or(table, &masks[..table.len()], out);
+        masked_read(table, index, out, trace);
     }
 }
 

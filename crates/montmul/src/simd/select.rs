@@ -35,19 +35,19 @@ pub fn masked_or(table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
     portable(table, masks, out);
 }
 
-/// [`masked_or`] on limb vectors of any width: through [`masked_or`] when `L` is
-/// `u64`, else 8 limbs at a time in scalar registers.
+/// [`masked_or`] on limb vectors of any width (each mask 0 or all ones, truncated to
+/// the limb): through [`masked_or`] when `L` is `u64`, else 8 limbs at a time in
+/// scalar registers.
 ///
 /// # Panics
 /// As [`masked_or`].
-pub fn masked_or_limbs<L: Limb>(table: &[Vec<L>], masks: &[L], out: &mut [L]) {
+pub fn masked_or_limbs<L: Limb>(table: &[Vec<L>], masks: &[u64], out: &mut [L]) {
     if TypeId::of::<L>() == TypeId::of::<u64>() {
         // SAFETY: L is u64 (same TypeId), so these are the same types: Vec<L> is
         // Vec<u64> and [L] is [u64], with the same lengths.
-        let (table, masks, out) = unsafe {
+        let (table, out) = unsafe {
             (
                 &*(table as *const [Vec<L>] as *const [Vec<u64>]),
-                &*(masks as *const [L] as *const [u64]),
                 &mut *(out as *mut [L] as *mut [u64]),
             )
         };
@@ -59,12 +59,14 @@ pub fn masked_or_limbs<L: Limb>(table: &[Vec<L>], masks: &[L], out: &mut [L]) {
 }
 
 /// [`masked_or`] without vector intrinsics, on limbs of any width, 8 at a time.
-fn portable<L: Limb>(table: &[Vec<L>], masks: &[L], out: &mut [L]) {
+fn portable<L: Limb>(table: &[Vec<L>], masks: &[u64], out: &mut [L]) {
     const BLOCK: usize = 8;
     for (b, chunk) in out.chunks_mut(BLOCK).enumerate() {
         let at = b * BLOCK;
         let mut acc = [L::ZERO; BLOCK];
         for (entry, &mask) in table.iter().zip(masks) {
+            // Truncating all ones or 0 to L keeps it all ones or 0.
+            let mask = L::from_u64(mask);
             for (a, &x) in acc.iter_mut().zip(&entry[at..at + chunk.len()]) {
                 *a = a.or(x.and(mask));
             }
@@ -168,9 +170,8 @@ mod tests {
                     .iter()
                     .map(|e| e.iter().map(|&x| x as u32).collect())
                     .collect();
-                let m32: Vec<u32> = masks.iter().map(|&m| m as u32).collect();
                 let mut out = vec![7u32; s];
-                masked_or_limbs(&t32, &m32, &mut out);
+                masked_or_limbs(&t32, &masks, &mut out);
                 assert_eq!(out, t32[index], "u32 limbs, s = {s}, index = {index}");
             }
         }
