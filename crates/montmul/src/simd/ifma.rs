@@ -546,6 +546,26 @@ mod x86 {
         finish(out, top, n, reduction);
     }
 
+    /// The digits of both squarings' operands: a'' = a 2^(e/2) (e = 52 d - 64 s is a
+    /// multiple of 4, so that a''^2 2^-(52 d) = a^2 2^-(64 s); a''^2 < n 2^(52 d) when
+    /// a < n), and n; with d. Checks the lengths against V and G.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn square_operands<const V: usize, const G: usize>(
+        a: &[u64],
+        n: &[u64],
+        out: &[u64],
+    ) -> (usize, [[u64; 16]; G], [[u64; 16]; G]) {
+        let (d, v, e) = shape(n.len());
+        assert!(v == V && a.len() == n.len() && out.len() == n.len());
+        assert!(G == V.div_ceil(2));
+        // SAFETY: the caller guarantees the CPU features.
+        unsafe { (d, to_digits::<G>(a, e / 2), to_digits::<G>(n, 0)) }
+    }
+
     /// The first 8 V digits of `x` as V vectors.
     ///
     /// # Safety
@@ -650,12 +670,8 @@ mod x86 {
         reduction: Reduction,
         out: &mut [u64],
     ) {
-        let (d, v, e) = shape(n.len());
-        assert!(v == V && a.len() == n.len() && out.len() == n.len());
-        assert!(G == V.div_ceil(2));
-        // a'' = a 2^(e/2) < 2^(52 d) (see above).
         // SAFETY: the caller guarantees the CPU features.
-        let (xd, nd) = unsafe { (to_digits::<G>(a, e / 2), to_digits::<G>(n, 0)) };
+        let (d, xd, nd) = unsafe { square_operands::<V, G>(a, n, out) };
         let (xd, nd) = (xd.as_flattened(), nd.as_flattened());
         let k0 = n0 & DIGIT;
 
@@ -1042,12 +1058,8 @@ mod x86 {
         reduction: Reduction,
         out: &mut [u64],
     ) {
-        let (d, v, e) = shape(n.len());
-        assert!(v == V && a.len() == n.len() && out.len() == n.len());
-        assert!(G == V.div_ceil(2));
-        // a'' = a 2^(e/2) < 2^(52 d) (see above).
         // SAFETY: the caller guarantees the CPU features.
-        let (xd, nd) = unsafe { (to_digits::<G>(a, e / 2), to_digits::<G>(n, 0)) };
+        let (d, xd, nd) = unsafe { square_operands::<V, G>(a, n, out) };
         // SAFETY: the caller guarantees the CPU features; 16 G >= 8 V digits each, 0
         // from d up; a'' < 2^(52 d - 1) (see above).
         let lanes =
