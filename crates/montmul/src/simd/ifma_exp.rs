@@ -6,9 +6,9 @@
 //! about half the time of the loop. An exponentiation chains a thousand products on
 //! the same values, so here the fixed-window ladder of [`crate::exp`] runs on digit
 //! vectors from the first product to the last: the base is converted once, the result
-//! once, and each product in between is the kernel's loop (`mul_lanes`) and a carry
-//! pass done with vector operations (`normalise`, after OpenSSL's `rsaz-avx512`
-//! code): no conversion, no subtraction.
+//! once, and each product in between is the kernel's loop (`mul_lanes`, or
+//! `sqr_digits` for a square) and its carry pass done with vector operations
+//! (`normalise`, after OpenSSL's `rsaz-avx512` code): no conversion, no subtraction.
 //!
 //! # The digit domain
 //!
@@ -112,7 +112,8 @@ pub fn pow<L: Limb, T: Trace>(
 #[cfg(target_arch = "x86_64")]
 type MulFn = unsafe fn(&[u64], &[u64], &[u64], u64, usize, &mut [u64]);
 
-/// mont'(a, b): [`ifma::mul_lanes`], then [`normalise`].
+/// mont'(a, b): [`ifma::mul_lanes`], then [`ifma::normalise`] (the value is below
+/// 2n < 2^(52 d'): no carry out).
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512 IFMA.
@@ -123,11 +124,12 @@ unsafe fn mul<const V: usize>(a: &[u64], b: &[u64], n: &[u64], n0: u64, d: usize
     // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
     unsafe {
         ifma::mul_lanes::<V>(a, b, n, n0, d, lanes.as_flattened_mut());
-        normalise::<V>(&lanes, out);
+        let carry = ifma::normalise::<V>(&lanes, out);
+        debug_assert_eq!(carry, 0);
     }
 }
 
-/// mont'(a, a): [`ifma::sqr_digits`], then [`normalise`].
+/// mont'(a, a): [`ifma::sqr_digits`], then [`ifma::normalise`].
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512 IFMA.
@@ -138,71 +140,8 @@ unsafe fn sqr<const V: usize>(a: &[u64], _: &[u64], n: &[u64], n0: u64, d: usize
     // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
     unsafe {
         ifma::sqr_digits::<V>(a, n, n0, d, lanes.as_flattened_mut());
-        normalise::<V>(&lanes, out);
-    }
-}
-
-/// `out` = the 8 V normalised digits (each below 2^52) of the value of `lanes` (lane
-/// j weighs 2^(52 j), each below 2^63, the value below 2^(52 8 V)), with vector
-/// operations only, as OpenSSL's `rsaz-avx512` normalisation:
-///
-/// 1. each lane keeps its low 52 bits and adds the bits above of the lane below (one
-///    lane shift across the vectors): now every lane is below 2^52 + 2^11, so each
-///    carries at most 1;
-/// 2. a lane generates a carry when it is above 2^52 - 1 and passes one on when it
-///    equals 2^52 - 1: with these as bit masks G and P (one bit per lane), the lanes
-///    that receive a carry are ((G << 1) + P) ^ P, the addition rippling the carries
-///    through runs of P (a multi-word addition of at most 5 words, as there are at most
-///    320 lanes); those lanes add 1, and every lane keeps its low 52 bits.
-///
-/// No branch, no address depends on the values: constant-time.
-///
-/// # Safety
-/// The CPU has AVX-512F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-#[inline]
-unsafe fn normalise<const V: usize>(lanes: &[[u64; 8]; V], out: &mut [u64]) {
-    use core::arch::x86_64::*;
-    assert!(out.len() == 8 * V && V <= ifma::MAX_VECTORS);
-    let digit = _mm512_set1_epi64(ifma::DIGIT as i64);
-    let one = _mm512_set1_epi64(1);
-    let zero = _mm512_setzero_si512();
-    let mut x = [zero; V];
-    for (xv, lane) in x.iter_mut().zip(lanes) {
-        // SAFETY: `lane` is 8 words; loadu has no alignment requirement.
-        *xv = unsafe { _mm512_loadu_si512(lane.as_ptr().cast()) };
-    }
-    let mut y = [zero; V];
-    let mut below = zero;
-    for v in 0..V {
-        let c = _mm512_srli_epi64::<52>(x[v]);
-        // Lane j gets the carry of lane j - 1 (lane 7 of the vector below for j = 0).
-        let up = _mm512_alignr_epi64::<7>(c, below);
-        y[v] = _mm512_add_epi64(_mm512_and_si512(x[v], digit), up);
-        below = c;
-    }
-    let (mut g, mut p) = ([0u64; 5], [0u64; 5]);
-    for v in 0..V {
-        g[v / 8] |= u64::from(_mm512_cmpgt_epu64_mask(y[v], digit)) << (8 * (v % 8));
-        p[v / 8] |= u64::from(_mm512_cmpeq_epu64_mask(y[v], digit)) << (8 * (v % 8));
-    }
-    let mut cin = [0u64; 5];
-    let (mut carry, mut g_below) = (0u64, 0u64);
-    for k in 0..V.div_ceil(8) {
-        let shifted = g[k] << 1 | g_below >> 63;
-        g_below = g[k];
-        let (s1, c1) = shifted.overflowing_add(p[k]);
-        let (s2, c2) = s1.overflowing_add(carry);
-        carry = u64::from(c1 | c2);
-        cin[k] = s2 ^ p[k];
-    }
-    for v in 0..V {
-        let k = (cin[v / 8] >> (8 * (v % 8))) as u8;
-        let z = _mm512_and_si512(_mm512_mask_add_epi64(y[v], k, y[v], one), digit);
-        // SAFETY: out holds 8 V words, so 8 v .. 8 v + 8 are in bounds; storeu has no
-        // alignment requirement.
-        unsafe { _mm512_storeu_si512(out[8 * v..].as_mut_ptr().cast(), z) };
+        let carry = ifma::normalise::<V>(&lanes, out);
+        debug_assert_eq!(carry, 0);
     }
 }
 
@@ -364,71 +303,5 @@ impl Ladder for Digits {
         trace: &mut T,
     ) {
         masked_read(table, index, out, trace);
-    }
-}
-
-#[cfg(all(test, target_arch = "x86_64"))]
-mod tests {
-    use super::*;
-
-    /// The lanes' digits by a scalar carry pass.
-    fn scalar(lanes: &[u64]) -> Vec<u64> {
-        let mut c = 0u64;
-        lanes
-            .iter()
-            .map(|&x| {
-                let t = x + c;
-                c = t >> 52;
-                t & ifma::DIGIT
-            })
-            .collect()
-    }
-
-    fn check<const V: usize>(lanes: &[[u64; 8]; V]) {
-        let mut out = vec![0u64; 8 * V];
-        // SAFETY: the caller checked AVX-512F.
-        unsafe { normalise::<V>(lanes, &mut out) };
-        assert_eq!(out, scalar(lanes.as_flattened()), "{lanes:x?}");
-    }
-
-    /// Patterns for V vectors, the top two lanes 0 (so that the value fits): long runs
-    /// of 2^52 - 1 that one carry ripples through (across vectors and mask words), big
-    /// lanes, and pseudo-random ones.
-    fn patterns<const V: usize>() -> Vec<[[u64; 8]; V]> {
-        let mut out = Vec::new();
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for p in 0..8 {
-            let mut l = [[0u64; 8]; V];
-            for (j, lane) in l.as_flattened_mut().iter_mut().enumerate() {
-                x = x.rotate_left(17).wrapping_mul(0x2545_f491_4f6c_dd1d) ^ j as u64;
-                *lane = match p {
-                    0 => ifma::DIGIT,
-                    1 => ifma::DIGIT + u64::from(j == 0),
-                    2 => (1 << 52) + (1 << 11) - 1,
-                    3 => x >> 1,
-                    4 => x & ifma::DIGIT,
-                    5 => [ifma::DIGIT, x >> 2, ifma::DIGIT][j % 3],
-                    6 => (x >> 60) + ifma::DIGIT - 3,
-                    _ => x >> (x % 64),
-                };
-            }
-            let flat = l.as_flattened_mut();
-            let len = flat.len();
-            flat[len - 2..].fill(0);
-            out.push(l);
-        }
-        out
-    }
-
-    #[test]
-    fn normalise_matches_the_scalar_pass() {
-        if !ifma::is_available() {
-            eprintln!("normalise_matches_the_scalar_pass: skipped: no AVX-512 IFMA");
-            return;
-        }
-        patterns::<1>().iter().for_each(check::<1>);
-        patterns::<3>().iter().for_each(check::<3>);
-        patterns::<9>().iter().for_each(check::<9>);
-        patterns::<40>().iter().for_each(check::<40>);
     }
 }
