@@ -175,21 +175,23 @@ pub fn join_group(d: &[u64; 16]) -> [u64; 13] {
     ]
 }
 
-/// Finishes `top 2^(64 s) + t < 2n` under the policy, as [`crate::mpn::finish`]: for
-/// [`Reduction::Full`], t - n is computed in full and kept with a mask when
-/// `top 2^(64 s) + t >= n`. On x86-64 the subtraction is one `sbb` chain (LLVM turns a
+/// Writes `top 2^(64 s) + t < 2n` finished under the policy to `out`, as
+/// [`crate::mpn::finish`]: for [`Reduction::Full`], t - n is computed in full and kept
+/// with a mask when `top 2^(64 s) + t >= n`. On x86-64 the subtraction is one `sbb` chain (LLVM turns a
 /// loop of borrows into `setb` and `add` pairs, three times as long a chain per word)
 /// and the choice a masked blend; the mask passes through [`core::hint::black_box`] so
 /// that the optimiser, which can see that it is 0 or all ones, does not turn the
 /// blend back into a branch.
 #[inline(always)]
-pub fn finish(t: &mut [u64], top: u64, n: &[u64], reduction: Reduction) {
+pub fn finish(t: &[u64], top: u64, n: &[u64], reduction: Reduction, out: &mut [u64]) {
+    assert!(t.len() == n.len() && out.len() == n.len());
     if reduction == Reduction::Lazy {
         // R > 4n: the value is below 2n < R, so top is 0 and t is the result.
         debug_assert_eq!(top, 0);
+        out.copy_from_slice(t);
         return;
     }
-    assert!(t.len() == n.len() && !t.is_empty() && t.len() <= FINISH_WORDS);
+    assert!(!t.is_empty() && t.len() <= FINISH_WORDS);
     #[cfg(target_arch = "x86_64")]
     {
         let mut diff = [core::mem::MaybeUninit::<u64>::uninit(); FINISH_WORDS];
@@ -221,10 +223,10 @@ pub fn finish(t: &mut [u64], top: u64, n: &[u64], reduction: Reduction) {
         // Subtract when the top word is set or t - n did not borrow (borrow is all
         // ones when it did).
         let keep = core::hint::black_box((top & 1).wrapping_neg() | !borrow);
-        for (x, d) in t.iter_mut().zip(&diff) {
+        for ((o, &x), d) in out.iter_mut().zip(t).zip(&diff) {
             // SAFETY: the first t.len() words of diff were written above.
             let d = unsafe { d.assume_init() };
-            *x = (d & keep) | (*x & !keep);
+            *o = (d & keep) | (x & !keep);
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -239,10 +241,10 @@ pub fn finish(t: &mut [u64], top: u64, n: &[u64], reduction: Reduction) {
         // Subtract when the top word is set or t - n did not borrow.
         let mask = core::hint::black_box(((top | (borrow ^ 1)) & 1).wrapping_neg());
         let mut borrow = 0u64;
-        for (x, &y) in t.iter_mut().zip(n) {
+        for ((o, &x), &y) in out.iter_mut().zip(t).zip(n) {
             let (d1, b1) = x.overflowing_sub(y & mask);
             let (d2, b2) = d1.overflowing_sub(borrow);
-            *x = d2;
+            *o = d2;
             borrow = u64::from(b1 | b2);
         }
     }
@@ -684,9 +686,8 @@ mod x86 {
         // SAFETY: the caller guarantees the CPU features; words holds 13 G words.
         unsafe { join_vectors::<G>(digits, words.as_flattened_mut()) };
         let words = words.as_flattened();
-        out.copy_from_slice(&words[..s]);
         let top = words.get(s).copied().unwrap_or(0) + c;
-        finish(out, top, n, reduction);
+        finish(&words[..s], top, n, reduction, out);
     }
 
     /// The digits of both squarings' operands: a'' = a 2^(e/2) (e = 52 d - 64 s is a
@@ -929,7 +930,8 @@ mod x86 {
                 // Vector k + V - 1 of the band lines up with the top vector now.
                 acc[V - 1] = _mm512_add_epi64(acc[V - 1], band[1][k - 1]);
             }
-            for (i, &xi) in x.iter().enumerate().take(d.min(8 * k + 8)).skip(8 * k) {
+            for (p, &xi) in x[8 * k..d.min(8 * k + 8)].iter().enumerate() {
+                let i = 8 * k + p;
                 // Lane 2 now, before this step's additions: lane 1 of the next step.
                 let lane2 = _mm_extract_epi64::<0>(_mm512_extracti32x4_epi32::<1>(acc[0])) as u64;
                 let qs = r0.wrapping_mul(k0s);

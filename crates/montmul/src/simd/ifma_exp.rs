@@ -250,10 +250,9 @@ impl Digits {
         let mut g = vec![[0u64; 16]; groups];
         g.as_flattened_mut()[..z.len()].copy_from_slice(z);
         let words: Vec<u64> = g.iter().flat_map(join_group).collect();
-        out.copy_from_slice(&words[..self.s]);
         // The value is below 2n < 2^(64 s + 1): the bits above `out` are word s, if any.
         let top = words.get(self.s).copied().unwrap_or(0);
-        ifma::finish(out, top, &self.n_words, reduction);
+        ifma::finish(&words[..self.s], top, &self.n_words, reduction, out);
     }
 }
 
