@@ -65,24 +65,26 @@
 //! (`ifma_from` in [`crate::thresholds`]). Exponentiation avoids them between products:
 //! [`crate::simd::ifma_exp`].
 //!
-//! Squaring, two kernels, each off-diagonal digit product once, against the digits
-//! of the operand doubled as a number. `x86::sqr` (core `x86::sqr_rows`) runs the loop
-//! above with row i of the square in place of a b'_i: the band along the diagonal
-//! (x_i^2 and x_i (2 x_{i+1})) first, with no serial dependency, then at step i x_i
-//! times the vectors of 2 x with the lanes below i + 2 masked off; used for 3 ..= 10
-//! vectors (`x86::SQR_VECTORS`). `x86::sqr_wide` (core `x86::sqr_lanes`, on digits)
-//! first builds the whole square by output vector, then reduces it in a window that
-//! moves one whole vector every 8 steps (8 shifted copies of n, the phases unrolled:
-//! no per-step shift or add); used from 14 vectors (`x86::SQR_WIDE_VECTORS`), where
-//! `mul` spills and it costs 0.6-0.75x of `mul` from 17 vectors. Elsewhere, and for
-//! `Full` when 52 d = 64 s, the squaring is the multiplication: each of the two
-//! measured slower than `mul` outside its range. On Zen 4 the loop is bound by
+//! Squaring, two kernels, each off-diagonal digit product once, against a copy of the
+//! operand doubled as a number. `x86::sqr` interleaves the rows with the reduction in
+//! the sliding accumulator above; used for 7 ..= 10 vectors (`x86::SQR_VECTORS`).
+//! `x86::sqr_wide` (core `x86::sqr_lanes`, on digits) first builds the whole square by
+//! output vector (no serial dependency), then reduces it in a window that moves one
+//! whole vector every 8 steps (8 shifted copies of n, the phases unrolled: no per-step
+//! shift or add); used from 14 vectors (`x86::SQR_WIDE_VECTORS`), where `mul` spills
+//! and it costs 0.6-0.75x of `mul` from 17 vectors. Elsewhere, and for `Full` when
+//! 52 d = 64 s, the squaring is the multiplication: at 1 ..= 13 vectors each of the
+//! two measured slower than `mul` outside its range. On Zen 4 the loop is bound by
 //! `vpmadd52` throughput from about 5 vectors (one 512-bit multiply-add a cycle,
-//! measured) and below by the scalar chain of q (about 12 cycles a step): `mul` does
-//! 4 V multiply-adds a step, a square 2 V for q n and about V + 1 for its row (the
-//! triangle's d^2 / 8 and the partial vectors at the diagonal), plus the fixed costs
-//! above, which both pay; measured, the squaring costs 0.85-0.97x of the
-//! multiplication at 1024-4096 bits, short of 0.8x.
+//! measured) and below by the chain of q and the next lane 0: `mul` does 4 V
+//! multiply-adds a step, a square at best 3 V (2 V for q n, V for the triangle) plus
+//! the fixed costs above, which both pay, so the 0.8x goal is out of reach at
+//! 1024-4096 bits this way. A third form, the rows of the square in the sliding loop
+//! with its band along the diagonal computed first (no per-step shift of the square,
+//! the row masks on the multiply-adds), ran its loop at 0.84-0.93x of `mul`'s in a
+//! throughput test on digits, but 1.05-1.38x of it in chained products and
+//! exponentiations (its start waits for the band, and its per-vector branches
+//! mispredict once each per product): not kept.
 //!
 //! Words: 64 (instantiated for other limb types it falls back to
 //! [`crate::algo::cios`]). Reduction: `Full` and `Lazy`. Constant-time: yes. The loop
@@ -501,8 +503,7 @@ mod x86 {
     /// The square of `a` in the digit domain, as [`mul_lanes`] with b = a (same
     /// contract, the lanes not normalised), for `a` below 2^(52 d - 1) (the
     /// exponentiation's values are below 2n < R' / 2): [`sqr_lanes`] at
-    /// [`SQR_WIDE_VECTORS`] and [`sqr_rows`] at [`SQR_VECTORS`], where they measured
-    /// faster, else the multiplication.
+    /// [`SQR_WIDE_VECTORS`], where it measured faster, else the multiplication.
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
@@ -529,8 +530,6 @@ mod x86 {
                         let r = unsafe { sqr_lanes::<$v, { $v + 1 }>(a, n, d, n0 & DIGIT) };
                         lanes.copy_from_slice(r.as_flattened());
                     })*
-                    // SAFETY: as above (V >= 2 and 8 V <= 128 for `sqr_rows`).
-                    _ if SQR_VECTORS.contains(&V) => unsafe { sqr_rows::<V>(a, n, n0, d, lanes) },
                     // SAFETY: as above.
                     _ => unsafe { mul_lanes::<V>(a, a, n, n0, d, lanes) },
                 }
@@ -794,13 +793,30 @@ mod x86 {
         unsafe { f(a, b, n, n0, reduction, out) }
     }
 
-    /// `out = a a R^-1 mod n` (below 2n before the policy's finish), by [`sqr_rows`] and
-    /// the conversions of [`mul`]. Both factors are a'' = a 2^(e/2) (e = 52 d - 64 s is
-    /// a multiple of 4: 52 d and 64 s are), so the d steps that divide by 2^(52 d) leave
-    /// a''^2 2^-(52 d) = a^2 2^-(64 s). Bound: a''^2 = a^2 2^e < n R 2^e = n 2^(52 d), so
-    /// the result is below n + n. [`sqr_rows`] needs a'' < 2^(52 d - 1): true when
-    /// e > 0 (a'' < 2^(64 s + e/2)) and for `Lazy` (a < R / 2); [`mont_sqr`] sends the
-    /// rest to [`mul`]. Only one operand is converted.
+    /// `out = a a R^-1 mod n` (below 2n before the policy's finish), as [`mul`] with
+    /// b = a, each off-diagonal digit product computed once. Both factors are a'' =
+    /// a 2^(e/2) (e = 52 d - 64 s is a multiple of 4: 52 d and 64 s are), so the d
+    /// steps that divide by 2^(52 d) leave a''^2 2^-(52 d) = a^2 2^-(64 s). Bound:
+    /// a''^2 = a^2 2^e < n R 2^e = n 2^(52 d), so the result is below n + n.
+    ///
+    /// The square is x^2 = sum_i x_i^2 B^(2 i) + sum_i x_i B^i 2 x_{>i} (B = 2^52,
+    /// x_{>i} the digits of x above i). The diagonal is computed first, low half at
+    /// lane 2 i and high half at lane 2 i + 1, and starts the accumulator (its lanes
+    /// from 8 V up are added when the carries are propagated). Step i then adds row i,
+    /// x_i times the digits of 2 x_{>i}, to the sliding accumulator (lane j is digit
+    /// position i + j, as in [`mul`]): 0 at lanes <= i, z_{i+1} = 2 x_{i+1} mod 2^52 at
+    /// lane i + 1, and y_j = (2 x_j mod 2^52) + (bit 51 of x_{j-1}), the digits of the
+    /// number 2 x, above (2 x_j mod 2^52 is even, so y_j < 2^52: a whole
+    /// multiply-add input). Each off-diagonal product x_i x_j is computed once;
+    /// vectors wholly at or below lane i are skipped (a bound on the public step
+    /// count). Then the reduction by q n, as in [`mul`]. 2 x < 2^(52 d) needs bit 51
+    /// of the top digit clear: x < 2^(52 d - 1), true when e > 0 (x < 2^(64 s + e/2))
+    /// and for `Lazy` (a < R / 2); [`mont_sqr`] sends the rest to [`mul`].
+    ///
+    /// Lane bound: as in [`mul`], one step adds at most four halves below 2^52 to a
+    /// lane (row i's low and high halves, q n's), plus the diagonal's one half once:
+    /// below d 2^54 + 2^52 + 2^12 < 2^63 for d <= 317, and the carry pass adds the
+    /// diagonal's upper lanes (< 2^52): every sum stays below 2^64.
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
@@ -814,184 +830,136 @@ mod x86 {
     ) {
         // SAFETY: the caller guarantees the CPU features.
         let (d, xd, nd) = unsafe { square_operands::<V, G>(a, n, out) };
-        let mut lanes = [[0u64; 8]; V];
-        let mut digits = [[0u64; 16]; G];
-        // SAFETY: the caller guarantees the CPU features; 16 G >= 8 V digits each, 0
-        // from d up; a'' < 2^(52 d - 1) (see above).
-        unsafe {
-            sqr_rows::<V>(
-                &xd.as_flattened()[..8 * V],
-                &nd.as_flattened()[..8 * V],
-                n0,
-                d,
-                lanes.as_flattened_mut(),
-            );
-            let c = normalise::<V>(&lanes, &mut digits.as_flattened_mut()[..8 * V]);
-            join_and_finish::<G>(&digits, c, n, reduction, out);
-        }
-    }
+        let (xd, nd) = (xd.as_flattened(), nd.as_flattened());
+        let k0 = n0 & DIGIT;
 
-    /// `(x^2 + Q n) / 2^(52 d)` as unnormalised lanes, with the contract of
-    /// [`mul_lanes`] for b = a = x (`x` and `n` 8 V digits, 0 from d up; `lanes` 8 V,
-    /// each below 2^63), for x < 2^(52 d - 1) and V >= 2: the word-serial loop of the
-    /// module doc with row i of the square in place of a b_i, each off-diagonal digit
-    /// product computed once.
-    ///
-    /// The square is x^2 = sum_i (x_i^2 B^(2 i) + x_i z_{i+1} B^(2 i + 1)) +
-    /// sum_i x_i B^i sum_{j >= i + 2} y_j B^j (B = 2^52), where y_j = (2 x_j mod 2^52) +
-    /// (bit 51 of x_{j-1}) are the digits of the number 2 x and z_j = 2 x_j mod 2^52
-    /// (2 x_j mod 2^52 is even, so y_j < 2^52: a whole multiply-add input; 2 x <
-    /// 2^(52 d) needs x < 2^(52 d - 1)). The first sum, the band along the diagonal, is
-    /// computed first (2 d positions, no serial dependency). Its vectors enter the
-    /// accumulator whole, vector t at step 8 (t - V + 1), where it lines up with the
-    /// top vector; the last one is added to the lanes at the end. The second sum is
-    /// row i at step i: the accumulator's lane j is then position i + j, so row i is
-    /// x_i times the vectors of y with the lanes below i + 2 masked off (masked
-    /// multiply-adds; vectors wholly below are skipped).
-    ///
-    /// Unlike [`mul_lanes`], the multiply-adds stay off the accumulator's chain: the low
-    /// halves are taken with the multiplicands shifted down one lane (n and y copied
-    /// once so), landing where the shift puts the lanes, and each vector's four
-    /// halves are chained into one sum, so the step is `acc <- shift(acc) + sum`: a
-    /// shift and an add through the accumulator. In scalar, q is computed as
-    /// q 2^12 = r0 (n0' 2^12) mod 2^64, so that hi52(n_0 q) is the high word of
-    /// n_0 (q 2^12) and lo52(n_1 q) the low word of n_1 (q 2^12) shifted right 12, and
-    /// the carry out of lane 0 is read off r0 alone (r0 + lo52(n_0 q) is r0 rounded up
-    /// to a multiple of 2^52): one multiplication, one high multiplication and an add
-    /// a step. Lane 1 is predicted two steps ahead, as in [`sqr_lanes`], so the next q
-    /// waits for no vector.
-    ///
-    /// Lane bound: as in [`mul_lanes`], a step adds at most four halves below 2^52 to a
-    /// lane (row i's low and high halves, q n's), and the band at most three once:
-    /// below d 2^54 + 3 2^52 + 2^12 < 2^63 for d <= 317.
-    ///
-    /// # Safety
-    /// The CPU has AVX-512F and AVX-512 IFMA.
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    #[inline]
-    pub unsafe fn sqr_rows<const V: usize>(
-        x: &[u64],
-        n: &[u64],
-        n0: u64,
-        d: usize,
-        lanes: &mut [u64],
-    ) {
-        assert!(x.len() == 8 * V && n.len() == 8 * V && lanes.len() == 8 * V);
-        assert!(V >= 2 && 8 * (V - 1) < d && d <= 8 * V && 8 * V <= 128);
-        let k0s = (n0 & DIGIT) << 12;
         let zero = _mm512_setzero_si512();
-        // SAFETY: x and n hold 8 V digits (checked above).
-        let (xv, nv) = unsafe { (load_vectors::<V>(x), load_vectors::<V>(n)) };
+        // SAFETY: xd and nd hold 16 G >= 8 V digits.
+        let (xv, nv) = unsafe { (load_vectors::<V>(xd), load_vectors::<V>(nd)) };
+        // y: the digits of the number 2 x (2 x < 2^(52 d), see above); z: x_j doubled
+        // without the carry from below, the digit of 2 x_{>i} at lane i + 1.
         let (yv, zv) = doubled(&xv);
-        // The band: position 2 i holds lo52(x_i^2), 2 i + 1 hi52(x_i^2) +
-        // lo52(x_i z_{i+1}), 2 i + 2 hi52(x_i z_{i+1}); positions 0 .. 16 V, in 2 V
-        // vectors, band[t / V][t % V] for vector t. Vector t (positions 8 t .. 8 t + 8)
-        // holds rows i = 4 t .. 4 t + 4:
-        // a = (x_i, x_i) per row and b = (x_i, z_{i+1}); the low halves of a b sit at
-        // positions 2 i and 2 i + 1, the high halves one lane up.
-        let idx_x = [
-            _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0),
-            _mm512_set_epi64(7, 7, 6, 6, 5, 5, 4, 4),
-        ];
-        let idx_z = [
-            _mm512_set_epi64(4, 3, 3, 2, 2, 1, 1, 0),
-            _mm512_set_epi64(8, 7, 7, 6, 6, 5, 5, 4),
-        ];
-        let mut band = [[zero; V]; 2];
-        let mut high_below = zero;
-        for t in 0..2 * V {
-            let (v, h) = (t / 2, t % 2);
-            let z_next = if v + 1 < V { zv[v + 1] } else { zero };
-            let a = _mm512_permutexvar_epi64(idx_x[h], xv[v]);
-            let b =
-                _mm512_mask_mov_epi64(a, 0xaa, _mm512_permutex2var_epi64(zv[v], idx_z[h], z_next));
-            let high = _mm512_madd52hi_epu64(zero, a, b);
-            band[t / V][t % V] = _mm512_add_epi64(
-                _mm512_madd52lo_epu64(zero, a, b),
-                _mm512_alignr_epi64::<7>(high, high_below),
-            );
-            high_below = high;
-        }
-        // Position 16 V would take hi52(x_(8 V - 1) z_(8 V)) = 0: z_(8 V) = 2 x_(8 V) = 0.
-        let (yd, nd) = (shifted_down(&yv), shifted_down(&nv));
-        let (n0, n1, n2) = (n[0], n[1], n[2]);
-        let mut acc = band[0];
-        // r0: the exact lane 0 (the band's x_0^2 low half at step 0); ahead: the exact
-        // lane 1 at the start of the step, before its additions.
-        let (mut r0, mut ahead) = (
-            _mm_cvtsi128_si64(_mm512_castsi512_si128(acc[0])) as u64,
-            _mm_extract_epi64::<1>(_mm512_castsi512_si128(acc[0])) as u64,
-        );
-        // Row 0's one addition to lane 2 (every other row starts at lane i + 2 > 2).
-        let y2 = ((2 * x[2]) & DIGIT) + (x[1] >> 51);
-        let mut row2 = x[0].wrapping_mul(y2) & DIGIT;
-        for k in 0..V {
-            if k > 0 {
-                // Vector k + V - 1 of the band lines up with the top vector now.
-                acc[V - 1] = _mm512_add_epi64(acc[V - 1], band[1][k - 1]);
-            }
-            for (p, &xi) in x[8 * k..d.min(8 * k + 8)].iter().enumerate() {
-                let i = 8 * k + p;
-                // Lane 2 now, before this step's additions: lane 1 of the next step.
-                let lane2 = _mm_extract_epi64::<0>(_mm512_extracti32x4_epi32::<1>(acc[0])) as u64;
-                let qs = r0.wrapping_mul(k0s);
-                let q = qs >> 12;
-                // r0 + lo52(n_0 q) = 0 mod 2^52: r0 rounded up to a multiple of 2^52.
-                let c = (r0 >> 52) + (((r0 & DIGIT) + DIGIT) >> 52);
-                let h0 = ((u128::from(n0) * u128::from(qs)) >> 64) as u64;
-                let h1 = ((u128::from(n1) * u128::from(qs)) >> 64) as u64;
-                let (l1, l2) = (n1.wrapping_mul(qs) >> 12, n2.wrapping_mul(qs) >> 12);
-                // The next step's lane 0 (this lane 1 with this step's additions and
-                // the carry) and lane 1 (this lane 2 with this step's additions); every
-                // sum is a lane value, below the bound above.
-                r0 = (ahead + c) + l1 + h0;
-                ahead = lane2 + row2 + l2 + h1;
-                row2 = 0;
-                let qv = _mm512_set1_epi64(q as i64);
-                let xiv = _mm512_set1_epi64(xi as i64);
-                let mut sum = [zero; V];
-                for v in 0..V {
-                    let mut s = zero;
-                    if 8 * v >= i + 2 {
-                        // Row i covers vector v whole.
-                        s = _mm512_madd52lo_epu64(zero, yd[v], xiv);
-                        s = _mm512_madd52hi_epu64(s, yv[v], xiv);
-                    } else if 8 * v + 6 >= i {
-                        // Row i starts in vector v: lanes from i + 2 (i + 1 one lane
-                        // down), here from = i + 2 - 8 v in 1 ..= 8.
-                        let from = i + 2 - 8 * v;
-                        let (md, m) = ((0xffu32 << from >> 1) as u8, (0xffu32 << from) as u8);
-                        s = _mm512_maskz_madd52lo_epu64(md, zero, yd[v], xiv);
-                        s = _mm512_mask_madd52hi_epu64(s, m, yv[v], xiv);
-                    }
-                    s = _mm512_madd52lo_epu64(s, nd[v], qv);
-                    sum[v] = _mm512_madd52hi_epu64(s, nv[v], qv);
-                }
-                for v in 0..V {
-                    let next = if v + 1 < V { acc[v + 1] } else { zero };
-                    acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, acc[v]), sum[v]);
-                }
-            }
-        }
-        // Lane 0 from r0, in the vector (as in `mul_lanes`), and the band's last vector
-        // (positions 16 V - 8 .. 2 d; 0 from 2 d up) at lane position - d: into the top
-        // vector, r = 8 V - d lanes up (its lanes past 8 V are 0).
-        acc[0] = _mm512_mask_set1_epi64(acc[0], 1, r0 as i64);
-        let r = (8 * V - d) as i64;
-        let up = _mm512_sub_epi64(
-            _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
-            _mm512_set1_epi64(r),
-        );
-        let keep = (0xffu32 << r) as u8;
-        acc[V - 1] = _mm512_add_epi64(
-            acc[V - 1],
-            _mm512_maskz_permutexvar_epi64(keep, up, band[1][V - 1]),
-        );
+        // The diagonal x_j^2: low half at lane 2 j, high half at lane 2 j + 1.
+        let mut diag = [[zero; 4]; G];
+        let diag = diag.as_flattened_mut();
+        let lo_idx = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
+        let hi_idx = _mm512_set_epi64(7, 7, 6, 6, 5, 5, 4, 4);
         for v in 0..V {
-            // SAFETY: lanes holds 8 V words, so 8 v .. 8 v + 8 are in bounds; storeu has
-            // no alignment requirement.
-            unsafe { _mm512_storeu_si512(lanes[8 * v..].as_mut_ptr().cast(), acc[v]) };
+            for (k, idx) in [lo_idx, hi_idx].into_iter().enumerate() {
+                let sp = _mm512_permutexvar_epi64(idx, xv[v]);
+                let lo = _mm512_maskz_madd52lo_epu64(0x55, zero, sp, sp);
+                diag[2 * v + k] = _mm512_mask_madd52hi_epu64(lo, 0xaa, sp, sp);
+            }
         }
+        let (x0, n0, n1, n2) = (xd[0], nd[0], nd[1], nd[2]);
+        // Row i's multiplicand at lanes 1 and 2, as scalars (0 at lanes <= i, z at
+        // lane i + 1, y above): only rows 0 and 1 reach them.
+        let (z1, z2) = ((2 * xd[1]) & DIGIT, (2 * xd[2]) & DIGIT);
+        let y2 = z2 + (xd[1] >> 51);
+        let mul_1 = [z1, 0];
+        let mul_2 = [y2, z2];
+        // The accumulator starts with the diagonal's lanes 0 .. 8 V; the higher ones
+        // are added when the carries are propagated.
+        let mut acc: [__m512i; V] = core::array::from_fn(|v| diag[v]);
+        // Kept in memory rather than registers: loads are cheap, registers few.
+        let (mut nm, mut ym, mut zm) = ([[0u64; 8]; V], [[0u64; 8]; V], [[0u64; 8]; V]);
+        for v in 0..V {
+            // SAFETY: each array holds V vectors of 8 words; storeu has no alignment
+            // requirement.
+            unsafe {
+                _mm512_storeu_si512(nm[v].as_mut_ptr().cast(), nv[v]);
+                _mm512_storeu_si512(ym[v].as_mut_ptr().cast(), yv[v]);
+                _mm512_storeu_si512(zm[v].as_mut_ptr().cast(), zv[v]);
+            }
+        }
+        // The true lane 0 in scalar, as in [`mul`]: x_0^2's low half. Unlike [`mul`],
+        // lane 1 of the next step is predicted two steps ahead: `ahead` is lane 2 at the
+        // start of the previous step plus what that step added there, which is lane 1
+        // at the start of this step; so the next q waits for no vector at all.
+        let mut r0 = x0.wrapping_mul(x0) & DIGIT;
+        let mut ahead = _mm_extract_epi64::<1>(_mm512_castsi512_si128(acc[0])) as u64;
+        for (i, &xi) in xd[..d].iter().enumerate() {
+            let xiv = _mm512_set1_epi64(xi as i64);
+            // Lane 2 now, before this step's additions.
+            let x2 = _mm_extract_epi64::<0>(_mm512_extracti32x4_epi32::<1>(acc[0])) as u64;
+            let q = r0.wrapping_mul(k0) & DIGIT;
+            let pn0 = u128::from(n0) * u128::from(q);
+            let pn1 = u128::from(n1) * u128::from(q);
+            let c = (r0 + (pn0 as u64 & DIGIT)) >> 52;
+            // This step's additions to lane 1 (row i's low half there; its lane 0 is
+            // empty) and to lane 2 (low halves there, high halves from lane 1).
+            let (m1, m2) = (
+                mul_1.get(i).copied().unwrap_or(0),
+                mul_2.get(i).copied().unwrap_or(0),
+            );
+            let pm1 = u128::from(m1) * u128::from(xi);
+            r0 = ahead + (pn1 as u64 & DIGIT) + (pn0 >> 52) as u64 + c + (pm1 as u64 & DIGIT);
+            ahead = x2
+                + (n2.wrapping_mul(q) & DIGIT)
+                + (pn1 >> 52) as u64
+                + (m2.wrapping_mul(xi) & DIGIT)
+                + (pm1 >> 52) as u64;
+            let qv = _mm512_set1_epi64(q as i64);
+            let mut hi = [zero; V];
+            for v in 0..V {
+                // SAFETY: the arrays hold V vectors; loadu has no alignment requirement.
+                let nvv = unsafe { _mm512_loadu_si512(nm[v..].as_ptr().cast()) };
+                acc[v] = _mm512_madd52lo_epu64(acc[v], nvv, qv);
+                hi[v] = _mm512_madd52hi_epu64(zero, nvv, qv);
+                if 8 * v + 7 <= i {
+                    // Row i has nothing at lanes <= i.
+                    continue;
+                }
+                // Row i: x_i (2 x_{>i}), lanes <= i zero, lane i + 1 from z, above from y.
+                // SAFETY: as above.
+                let yvv = unsafe { _mm512_loadu_si512(ym[v..].as_ptr().cast()) };
+                let m = if 8 * v >= i + 2 {
+                    yvv
+                } else {
+                    // SAFETY: as above.
+                    let zvv = unsafe { _mm512_loadu_si512(zm[v..].as_ptr().cast()) };
+                    let t = i as i32 - 8 * v as i32;
+                    let ky = (0xffu32 << (t + 2).clamp(0, 8)) as u8;
+                    let kz = ((1u32 << (t + 1)) & 0xff) as u8;
+                    _mm512_mask_mov_epi64(_mm512_maskz_mov_epi64(ky, yvv), kz, zvv)
+                };
+                acc[v] = _mm512_madd52lo_epu64(acc[v], m, xiv);
+                hi[v] = _mm512_madd52hi_epu64(hi[v], m, xiv);
+            }
+            for v in 0..V {
+                let next = if v + 1 < V { acc[v + 1] } else { zero };
+                acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, acc[v]), hi[v]);
+            }
+        }
+        let mut lanes = [[0u64; 8]; V];
+        for v in 0..V {
+            // SAFETY: lanes[v] is 8 words; storeu has no alignment requirement.
+            unsafe { _mm512_storeu_si512(lanes[v].as_mut_ptr().cast(), acc[v]) };
+        }
+        lanes[0][0] = r0;
+        // The diagonal's lanes from 8 V up, which never entered the accumulator.
+        let mut up = [[[0u64; 8]; 4]; G];
+        let up = up.as_flattened_mut();
+        for v in V..2 * V {
+            // SAFETY: up[v] is 8 words; storeu has no alignment requirement.
+            unsafe { _mm512_storeu_si512(up[v].as_mut_ptr().cast(), diag[v]) };
+        }
+        let up = &up.as_flattened()[d..];
+        let mut digits = [[0u64; 16]; G];
+        let mut c = 0u64;
+        for ((dig, &lane), &u) in digits
+            .as_flattened_mut()
+            .iter_mut()
+            .zip(&lanes.as_flattened()[..d])
+            .zip(up)
+        {
+            // lane + u + c < 2^63 + 2^52 + 2^12.
+            let t = lane + u + c;
+            *dig = t & DIGIT;
+            c = t >> 52;
+        }
+        // SAFETY: the caller guarantees the CPU features.
+        unsafe { join_and_finish::<G>(&digits, c, n, reduction, out) };
     }
 
     /// Lane `$l` (a constant expression, 0 ..= 7) of the vector `$v`, as a scalar.
@@ -1269,12 +1237,11 @@ mod x86 {
     /// down one lane): above it the two extra copies spill.
     const CHAINED_VECTORS: usize = 6;
 
-    /// The vector counts that use [`sqr`] and [`sqr_rows`]: 3 ..= 10 vectors of digits
-    /// (moduli of 13 to 65 limbs, 832 to 4160 bits). With 2 vectors it measured no
-    /// faster than the multiplication; from 11 its constant vectors (n, 2 x and their
-    /// shifted copies) no longer fit the 32 vector registers with the accumulator and
-    /// it measured a quarter slower.
-    pub const SQR_VECTORS: core::ops::RangeInclusive<usize> = 3..=10;
+    /// The vector counts that use [`sqr`]: 7 ..= 10 vectors of digits (moduli of 40 to
+    /// 65 limbs, 2560 to 4160 bits). Below, the loop's fixed costs dominate and the
+    /// squaring only matches the multiplication; above, its accumulators no longer
+    /// fit the 32 vector registers and it measured slower.
+    pub const SQR_VECTORS: core::ops::RangeInclusive<usize> = 7..=10;
 
     /// The vector counts that use [`sqr_wide`]: 14 ..= 40 vectors (moduli of 85 limbs,
     /// 5440 bits, and up), where it measured faster than the multiplication (from 17
@@ -1302,7 +1269,7 @@ mod x86 {
                 }
             };
         }
-        let f = pick!(3 4 5 6 7 8 9 10; 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33
+        let f = pick!(7 8 9 10; 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33
             34 35 36 37 38 39 40);
         debug_assert_eq!(
             f.is_some(),
@@ -1458,92 +1425,6 @@ mod tests {
         check::<1>(1);
         check::<2>(2);
         check::<3>(3);
-    }
-
-    /// `sqr_rows` against `mul_lanes` with b = a (itself checked against the oracle
-    /// through the kernel), on digits: every vector count it serves, the shortest and
-    /// longest digit count of each, and operands with every digit at its largest
-    /// (bit 51 set everywhere: every digit of 2 x takes a carry), alternating, sparse
-    /// and pseudo-random.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn sqr_rows_matches_mul_lanes() {
-        if !is_available() {
-            eprintln!("sqr_rows_matches_mul_lanes: skipped: no AVX-512 IFMA");
-            return;
-        }
-        fn normalised(lanes: &[u64], d: usize) -> Vec<u64> {
-            let mut c = 0u64;
-            let mut out: Vec<u64> = lanes[..d]
-                .iter()
-                .map(|&l| {
-                    let t = l + c;
-                    c = t >> 52;
-                    t & DIGIT
-                })
-                .collect();
-            out.push(c);
-            out
-        }
-        fn check<const V: usize>(seed: u64) {
-            let mut r = seed;
-            let mut next = move || {
-                r = r.rotate_left(23).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 7;
-                r
-            };
-            for d in [8 * (V - 1) + 1, 8 * V - 3, 8 * V] {
-                let mut n = vec![0u64; 8 * V];
-                for n_j in &mut n[..d] {
-                    *n_j = next() & DIGIT;
-                }
-                n[0] |= 1;
-                n[d - 1] |= 1 << 51;
-                // -n^-1 mod 2^64 by Newton's iteration.
-                let mut inv = 1u64;
-                for _ in 0..6 {
-                    inv = inv.wrapping_mul(2u64.wrapping_sub(n[0].wrapping_mul(inv)));
-                }
-                let n0 = inv.wrapping_neg();
-                for pattern in 0..5 {
-                    let mut x = vec![0u64; 8 * V];
-                    for (j, x_j) in x[..d].iter_mut().enumerate() {
-                        *x_j = match pattern {
-                            0 => DIGIT,
-                            1 => [DIGIT, 0][j % 2],
-                            2 => [1 << 51, 0, 0][j % 3],
-                            3 => next() & DIGIT,
-                            _ => (next() | 1 << 51) & DIGIT,
-                        };
-                    }
-                    // x < 2^(52 d - 1).
-                    x[d - 1] &= DIGIT >> 1;
-                    let (mut sq, mut mu) = (vec![0u64; 8 * V], vec![0u64; 8 * V]);
-                    // SAFETY: the CPU features are present (checked); every length is
-                    // 8 V, the digits below 2^52 and 0 from d up, 8 (V - 1) < d <= 8 V.
-                    unsafe {
-                        x86::sqr_rows::<V>(&x, &n, n0, d, &mut sq);
-                        x86::mul_lanes::<V>(&x, &x, &n, n0, d, &mut mu);
-                    }
-                    assert_eq!(
-                        normalised(&sq, d),
-                        normalised(&mu, d),
-                        "V={V} d={d} pattern {pattern}"
-                    );
-                }
-            }
-        }
-        check::<2>(2);
-        check::<3>(3);
-        check::<4>(4);
-        check::<5>(5);
-        check::<6>(6);
-        check::<7>(7);
-        check::<8>(8);
-        check::<9>(9);
-        check::<10>(10);
-        check::<11>(11);
-        check::<12>(12);
-        check::<13>(13);
     }
 
     /// `normalise` against a scalar carry pass, the carry out of the top included:
