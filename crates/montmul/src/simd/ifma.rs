@@ -340,12 +340,12 @@ mod x86 {
     }
 
     /// `out` = the 8 V normalised digits (each below 2^52) of the value of `lanes` (lane
-    /// j weighs 2^(52 j), each below 2^63), with vector operations only, as OpenSSL's
+    /// j weighs 2^(52 j), any 64-bit values), with vector operations only, as OpenSSL's
     /// `rsaz-avx512` normalisation; returns the carry out of the top digit (the value
     /// over 2^(52 8 V)):
     ///
     /// 1. each lane keeps its low 52 bits and adds the bits above of the lane below (one
-    ///    lane shift across the vectors): now every lane is below 2^52 + 2^11, so each
+    ///    lane shift across the vectors): now every lane is below 2^52 + 2^12, so each
     ///    carries at most 1;
     /// 2. a lane generates a carry when it is above 2^52 - 1 and passes one on when it
     ///    equals 2^52 - 1: with these as bit masks G and P (one bit per lane), the lanes
@@ -353,7 +353,7 @@ mod x86 {
     ///    through runs of P (a multi-word addition of at most 5 words, as there are at
     ///    most 320 lanes); those lanes add 1, and every lane keeps its low 52 bits.
     ///
-    /// A lane generating a carry is not one passing one on (it is at most 2^11 - 1 after
+    /// A lane generating a carry is not one passing one on (it is at most 2^12 - 1 after
     /// its low 52 bits), so at most one carry reaches any lane, the one past the top
     /// included. No branch, no address depends on the values: constant-time.
     ///
@@ -802,7 +802,7 @@ mod x86 {
     /// The square is x^2 = sum_i x_i^2 B^(2 i) + sum_i x_i B^i 2 x_{>i} (B = 2^52,
     /// x_{>i} the digits of x above i). The diagonal is computed first, low half at
     /// lane 2 i and high half at lane 2 i + 1, and starts the accumulator (its lanes
-    /// from 8 V up are added when the carries are propagated). Step i then adds row i,
+    /// from 8 V up are added after the loop, before the carries are propagated). Step i then adds row i,
     /// x_i times the digits of 2 x_{>i}, to the sliding accumulator (lane j is digit
     /// position i + j, as in [`mul`]): 0 at lanes <= i, z_{i+1} = 2 x_{i+1} mod 2^52 at
     /// lane i + 1, and y_j = (2 x_j mod 2^52) + (bit 51 of x_{j-1}), the digits of the
@@ -815,8 +815,8 @@ mod x86 {
     ///
     /// Lane bound: as in [`mul`], one step adds at most four halves below 2^52 to a
     /// lane (row i's low and high halves, q n's), plus the diagonal's one half once:
-    /// below d 2^54 + 2^52 + 2^12 < 2^63 for d <= 317, and the carry pass adds the
-    /// diagonal's upper lanes (< 2^52): every sum stays below 2^64.
+    /// below d 2^54 + 2^52 + 2^12 < 2^63 for d <= 317, and the diagonal's upper lanes
+    /// (< 2^52) added after the loop keep every lane below 2^63 + 2^52.
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
@@ -931,35 +931,33 @@ mod x86 {
                 acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, acc[v]), hi[v]);
             }
         }
+        // Lane 0 from r0, and the diagonal's vectors from V up, which never entered the
+        // accumulator: lane j is position d + j, so diagonal vector V + m lands r =
+        // 8 V - d lanes up in lane vector m, its top r lanes in vector m + 1
+        // (vpermt2q: index 8 + l - r takes lane l - r of the upper source, or lane
+        // 8 + l - r of the lower one when l < r).
+        acc[0] = _mm512_mask_set1_epi64(acc[0], 1, r0 as i64);
+        let r = (8 * V - d) as i64;
+        let idx = _mm512_sub_epi64(
+            _mm512_set_epi64(15, 14, 13, 12, 11, 10, 9, 8),
+            _mm512_set1_epi64(r),
+        );
+        for m in 0..V {
+            let below = if m > 0 { diag[V + m - 1] } else { zero };
+            acc[m] = _mm512_add_epi64(acc[m], _mm512_permutex2var_epi64(below, idx, diag[V + m]));
+        }
         let mut lanes = [[0u64; 8]; V];
         for v in 0..V {
             // SAFETY: lanes[v] is 8 words; storeu has no alignment requirement.
             unsafe { _mm512_storeu_si512(lanes[v].as_mut_ptr().cast(), acc[v]) };
         }
-        lanes[0][0] = r0;
-        // The diagonal's lanes from 8 V up, which never entered the accumulator.
-        let mut up = [[[0u64; 8]; 4]; G];
-        let up = up.as_flattened_mut();
-        for v in V..2 * V {
-            // SAFETY: up[v] is 8 words; storeu has no alignment requirement.
-            unsafe { _mm512_storeu_si512(up[v].as_mut_ptr().cast(), diag[v]) };
-        }
-        let up = &up.as_flattened()[d..];
+        // Every lane is below 2^63 + 2^52 (bound above).
         let mut digits = [[0u64; 16]; G];
-        let mut c = 0u64;
-        for ((dig, &lane), &u) in digits
-            .as_flattened_mut()
-            .iter_mut()
-            .zip(&lanes.as_flattened()[..d])
-            .zip(up)
-        {
-            // lane + u + c < 2^63 + 2^52 + 2^12.
-            let t = lane + u + c;
-            *dig = t & DIGIT;
-            c = t >> 52;
+        // SAFETY: the caller guarantees the CPU features; 16 G >= 8 V.
+        unsafe {
+            let c = normalise::<V>(&lanes, &mut digits.as_flattened_mut()[..8 * V]);
+            join_and_finish::<G>(&digits, c, n, reduction, out);
         }
-        // SAFETY: the caller guarantees the CPU features.
-        unsafe { join_and_finish::<G>(&digits, c, n, reduction, out) };
     }
 
     /// Lane `$l` (a constant expression, 0 ..= 7) of the vector `$v`, as a scalar.
