@@ -4,9 +4,9 @@
 //! the 52-bit digit layout and the almost-Montgomery loop are those of Gueron and
 //! Krasnov, *Accelerating big integer arithmetic using Intel IFMA extensions*, ARITH 23
 //! (2016), and Drucker and Gueron, *Fast modular squaring with AVX512IFMA*, ITNG 2019
-//! (OpenSSL's `ossl_rsaz_amm52x20_x1_ifma256`). `vpmadd52luq`/`vpmadd52huq` multiply the low 52
-//! bits of two 64-bit lanes and add the low or the high 52 bits of the 104-bit product
-//! to a third lane, eight lanes at a time.
+//! (OpenSSL's `ossl_rsaz_amm52x20_x1_ifma256`). `vpmadd52luq`/`vpmadd52huq` multiply
+//! the low 52 bits of two 64-bit lanes and add the low or the high 52 bits of the
+//! 104-bit product to a third lane, eight lanes at a time.
 //!
 //! # The computation
 //!
@@ -441,7 +441,7 @@ mod x86 {
         let zero = _mm512_setzero_si512();
         // SAFETY: ad and nd hold 8 V digits (checked above).
         let (av, nv) = unsafe { (load_vectors::<V>(ad), load_vectors::<V>(nd)) };
-        // Used up to CHAINED_VECTORS only (dead, and removed, above).
+        // Read only up to CHAINED_VECTORS vectors (above, the optimiser drops them).
         let (ad1, nd1) = (shifted_down(&av), shifted_down(&nv));
         let (a0, a1, n0, n1) = (ad[0], ad[1], nd[0], nd[1]);
         let mut acc = [zero; V];
@@ -491,8 +491,8 @@ mod x86 {
                 acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, acc[v]), hi[v]);
             }
         }
-        // Lane 0 from r0, in the vector: a word stored alone inside a vector the next
-        // step loads whole would stall the load until the store retires.
+        // Lane 0 from r0, in the vector: a word stored alone inside a vector that the
+        // carry pass then loads whole would stall that load until the store retires.
         acc[0] = _mm512_mask_set1_epi64(acc[0], 1, r0 as i64);
         for v in 0..V {
             // SAFETY: lanes holds 8 V words, so 8 v .. 8 v + 8 are in bounds; storeu has
@@ -803,16 +803,16 @@ mod x86 {
     /// The square is x^2 = sum_i x_i^2 B^(2 i) + sum_i x_i B^i 2 x_{>i} (B = 2^52,
     /// x_{>i} the digits of x above i). The diagonal is computed first, low half at
     /// lane 2 i and high half at lane 2 i + 1, and starts the accumulator (its lanes
-    /// from 8 V up are added after the loop, before the carries are propagated). Step i then adds row i,
-    /// x_i times the digits of 2 x_{>i}, to the sliding accumulator (lane j is digit
-    /// position i + j, as in [`mul`]): 0 at lanes <= i, z_{i+1} = 2 x_{i+1} mod 2^52 at
-    /// lane i + 1, and y_j = (2 x_j mod 2^52) + (bit 51 of x_{j-1}), the digits of the
-    /// number 2 x, above (2 x_j mod 2^52 is even, so y_j < 2^52: a whole
-    /// multiply-add input). Each off-diagonal product x_i x_j is computed once;
-    /// vectors wholly at or below lane i are skipped (a bound on the public step
-    /// count). Then the reduction by q n, as in [`mul`]. 2 x < 2^(52 d) needs bit 51
-    /// of the top digit clear: x < 2^(52 d - 1), true when e > 0 (x < 2^(64 s + e/2))
-    /// and for `Lazy` (a < R / 2); [`mont_sqr`] sends the rest to [`mul`].
+    /// from 8 V up are added after the loop, before the carries are propagated). Step i
+    /// then adds row i, x_i times the digits of 2 x_{>i}, to the sliding accumulator
+    /// (lane j is digit position i + j, as in [`mul`]): 0 at lanes <= i, z_{i+1} = 2
+    /// x_{i+1} mod 2^52 at lane i + 1, and y_j = (2 x_j mod 2^52) + (bit 51 of
+    /// x_{j-1}), the digits of the number 2 x, above (2 x_j mod 2^52 is even, so y_j <
+    /// 2^52: a whole multiply-add input). Each off-diagonal product x_i x_j is computed
+    /// once; vectors wholly at or below lane i are skipped (a bound on the public step
+    /// count). Then the reduction by q n, as in [`mul`]. 2 x < 2^(52 d) needs bit 51 of
+    /// the top digit clear: x < 2^(52 d - 1), true when e > 0 (x < 2^(64 s + e/2)) and
+    /// for `Lazy` (a < R / 2); [`mont_sqr`] sends the rest to [`mul`].
     ///
     /// Lane bound: as in [`mul`], one step adds at most four halves below 2^52 to a
     /// lane (row i's low and high halves, q n's), plus the diagonal's one half once:

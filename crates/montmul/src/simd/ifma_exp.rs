@@ -35,8 +35,9 @@
 //! Table reads are masked copies of whole digit vectors, the trace is the limb
 //! ladder's ([`crate::exp::fixed_window`] is shared): constant-time as
 //! [`crate::exp::pow`]; the table reads are AVX-512 masked ORs of whole entries
-//! (`exp::masked_read`, as the limb ladder's). Squarings call the kernel's `sqr_digits`: its wide squaring
-//! from 14 digit vectors (moduli above 5440 bits), the multiplication below.
+//! (`exp::masked_read`, as the limb ladder's). Squarings call the kernel's
+//! `sqr_digits`: its wide squaring from 14 digit vectors (moduli above 5440 bits), the
+//! multiplication below.
 
 use crate::exp::Trace;
 use crate::{Limb, Modulus};
