@@ -19,7 +19,7 @@
 //! (a b' + Q n) / 2^(52 d) = (a b + Q n 2^-e) / 2^(64 s) is congruent to a b R^-1.
 //! Bound: Q < 2^(52 d) and a b < n R (both operands below n, or below 2n with
 //! R > 4n), so the result is below a b / R + n < 2n, as after REDC
-//! ([`crate::mpn::redc`]); [`finish`] subtracts n once, with a mask, for
+//! ([`crate::mpn::redc`]); the final subtraction takes n off once, with a mask, for
 //! [`Reduction::Full`].
 //!
 //! One step, for digit b'_i (all digits below 2^52):
@@ -56,14 +56,19 @@
 //! `rsaz-avx512`) and the digits packed back into 64-bit limbs.
 //!
 //! The conversions 64 -> 52 -> 64 bits cost O(s) per call (groups of 13 words and 16
-//! digits in straight-line code, [`split_group`], [`join_group`]; the multiplication
-//! does the same with permutes and variable shifts, 8 digits or words per vector,
-//! `x86::split_vectors` and `x86::join_vectors`), against d^2 / 2 vector multiply-adds
-//! (4 per vector per step); with the final subtraction (one `sbb` chain, [`finish`])
-//! they still take about 40% of the time of a 1152-bit product and 15% of a 4096-bit
-//! one (measured). `montmul tune` measures where the kernel starts to win
-//! (`ifma_from` in [`crate::thresholds`]). Exponentiation avoids them between products:
-//! [`crate::simd::ifma_exp`].
+//! digits, [`split_group`], [`join_group`]), against d^2 / 2 vector multiply-adds (4
+//! per vector per step). A product keeps everything between its input and output
+//! words in registers: the operands are split with masked loads straight from the
+//! words, permutes and variable shifts (`x86::split`; b's shift by e is done on the
+//! digits, `x86::shift_up`), and after the loop the carries are propagated, n
+//! subtracted in the digit domain (the borrows rippled as the carries are,
+//! `x86::finish_digits`) and the digits joined and stored masked to the output words
+//! (`x86::join_store`). Each buffer a step of that chain once stored and the next
+//! loaded back, with the loads waiting on stores they only partly overlapped, cost
+//! about 40% of a 1024-bit product; in registers the fixed costs are about 23% of it
+//! and 13% of a 4096-bit one (measured). `montmul tune` measures where the kernel
+//! starts to win (`ifma_from` in [`crate::thresholds`]). Exponentiation avoids the
+//! conversions between products: [`crate::simd::ifma_exp`].
 //!
 //! Squaring, two kernels, each off-diagonal digit product once, against a copy of the
 //! operand doubled as a number. `x86::sqr` interleaves the rows with the reduction in
@@ -90,7 +95,8 @@
 //! [`crate::algo::cios`]). Reduction: `Full` and `Lazy`. Constant-time: yes. The loop
 //! counts and every address depend on the limb count only; the digits are split and
 //! joined with shifts and masks; the final subtraction is masked, the mask hidden from
-//! the optimiser ([`finish`]). Available on x86-64
+//! the optimiser (`x86::finish_digits`, and [`finish`] for the exponentiation's
+//! words). Available on x86-64
 //! CPUs with AVX-512F and AVX-512 IFMA (detected at run time; std caches the answer).
 
 #[cfg(target_arch = "x86_64")]
@@ -249,18 +255,18 @@ const FINISH_WORDS: usize = 264;
 mod x86 {
     use core::arch::x86_64::*;
 
-    use super::{finish, shape, DIGIT};
+    use super::{shape, DIGIT};
     use crate::Reduction;
 
-    /// `out = a b R^-1 mod n` (with `top`, the bits above `out`, returned: below 2n in
-    /// all) for `V` vectors of digits: the conversions and the word-serial loop of the
-    /// module doc, then the policy's finish. `a`, `b`, `n`, `out` have s limbs,
-    /// `shape(s)` gives V vectors, and G = ceil(V / 2) groups of 16 digits cover them.
+    /// `out = a b R^-1 mod n` for `V` vectors of digits: the conversions and the
+    /// word-serial loop of the module doc, then the policy's finish, in registers
+    /// ([`split`], [`shift_up`], [`mul_vectors`], [`finish_store`]). `a`, `b`, `n`,
+    /// `out` have s limbs, and `shape(s)` gives V vectors.
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
     #[target_feature(enable = "avx512f,avx512ifma")]
-    unsafe fn mul<const V: usize, const G: usize>(
+    unsafe fn mul<const V: usize>(
         a: &[u64],
         b: &[u64],
         n: &[u64],
@@ -270,61 +276,15 @@ mod x86 {
     ) {
         let (d, v, e) = shape(n.len());
         assert!(v == V && a.len() == n.len() && b.len() == n.len() && out.len() == n.len());
-        assert!(G == V.div_ceil(2));
         // b' = b 2^e < 2^(52 d): d digits, as a and n.
-        // SAFETY: the caller guarantees the CPU features.
-        let (ad, bd, nd) = unsafe {
-            (
-                to_digits::<G>(a, 0),
-                to_digits::<G>(b, e),
-                to_digits::<G>(n, 0),
-            )
-        };
-        let (ad, bd, nd) = (ad.as_flattened(), bd.as_flattened(), nd.as_flattened());
-        let mut digits = [[0u64; 16]; G];
-        // SAFETY: the caller guarantees the CPU features; 16 G >= 8 V digits each, and
-        // d <= 8 V (shape).
-        let c = unsafe {
-            mul_digits::<V>(
-                &ad[..8 * V],
-                &bd[..d],
-                &nd[..8 * V],
-                n0,
-                d,
-                &mut digits.as_flattened_mut()[..8 * V],
-            )
-        };
-        // SAFETY: the caller guarantees the CPU features.
-        unsafe { join_and_finish::<G>(&digits, c, n, reduction, out) };
-    }
-
-    /// The digit-domain core of [`mul`]: the `d` word-serial steps of the module doc on
-    /// digit vectors, then the carries ([`mul_lanes`] and [`normalise`]). `a`, `n` and
-    /// `out` are 8 V digits, `b` at least `d`; every digit below 2^52, digits from `d`
-    /// up 0 (in `a` and `n`). Writes the 8 V normalised digits of
-    /// (a b + Q n) / 2^(52 d) to `out` and returns its part from 2^(52 8 V) up: with
-    /// a b < n 2^(52 d) the value is below 2n. `n0` is -n^-1 mod 2^52 in its low 52
-    /// bits (or more bits of it).
-    ///
-    /// # Safety
-    /// The CPU has AVX-512F and AVX-512 IFMA.
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    #[inline]
-    pub unsafe fn mul_digits<const V: usize>(
-        a: &[u64],
-        b: &[u64],
-        n: &[u64],
-        n0: u64,
-        d: usize,
-        out: &mut [u64],
-    ) -> u64 {
-        assert!(out.len() == 8 * V);
-        let mut lanes = [[0u64; 8]; V];
-        // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
-        unsafe {
-            mul_lanes::<V>(a, b, n, n0, d, lanes.as_flattened_mut());
-            normalise::<V>(&lanes, out)
-        }
+        // SAFETY: the caller guarantees the CPU features; 64 s <= 52 d <= 52 8 V.
+        let (av, bv, nv) = unsafe { (split::<V>(a), shift_up(&split::<V>(b), e), split::<V>(n)) };
+        // b's digits are read one a step, as scalars.
+        let mut bd = [[0u64; 8]; V];
+        store_vectors(&bv, &mut bd);
+        let acc = mul_vectors::<V>(&av, &bd.as_flattened()[..d], &nv, n0, d);
+        // SAFETY: the caller guarantees the CPU features; out has s words.
+        unsafe { finish_store::<V>(&acc, &nv, reduction, out) };
     }
 
     /// `out` = the 8 V normalised digits (each below 2^52) of the value of `lanes` (lane
@@ -350,63 +310,25 @@ mod x86 {
     #[target_feature(enable = "avx512f")]
     #[inline]
     pub unsafe fn normalise<const V: usize>(lanes: &[[u64; 8]; V], out: &mut [u64]) -> u64 {
-        assert!(out.len() == 8 * V && V <= super::MAX_VECTORS);
-        let digit = _mm512_set1_epi64(DIGIT as i64);
-        let one = _mm512_set1_epi64(1);
-        let zero = _mm512_setzero_si512();
-        let mut x = [zero; V];
-        for (xv, lane) in x.iter_mut().zip(lanes) {
-            // SAFETY: `lane` is 8 words; loadu has no alignment requirement.
-            *xv = unsafe { _mm512_loadu_si512(lane.as_ptr().cast()) };
-        }
-        let mut y = [zero; V];
-        let mut below = zero;
-        for v in 0..V {
-            let c = _mm512_srli_epi64::<52>(x[v]);
-            // Lane j gets the carry of lane j - 1 (lane 7 of the vector below for j = 0).
-            let up = _mm512_alignr_epi64::<7>(c, below);
-            y[v] = _mm512_add_epi64(_mm512_and_si512(x[v], digit), up);
-            below = c;
-        }
-        // The first pass's carry out of the top lane.
-        let top = lanes[V - 1][7] >> 52;
-        let (mut g, mut p) = ([0u64; 5], [0u64; 5]);
-        for v in 0..V {
-            g[v / 8] |= u64::from(_mm512_cmpgt_epu64_mask(y[v], digit)) << (8 * (v % 8));
-            p[v / 8] |= u64::from(_mm512_cmpeq_epu64_mask(y[v], digit)) << (8 * (v % 8));
-        }
-        let words = V.div_ceil(8);
-        let mut cin = [0u64; 5];
-        let (mut carry, mut g_below) = (0u64, 0u64);
-        for k in 0..words {
-            let shifted = g[k] << 1 | g_below >> 63;
-            g_below = g[k];
-            let (s1, c1) = shifted.overflowing_add(p[k]);
-            let (s2, c2) = s1.overflowing_add(carry);
-            carry = u64::from(c1 | c2);
-            cin[k] = s2 ^ p[k];
-        }
-        // The carry into lane 8 V: the bit past the top word, or (the lanes above 8 V
-        // having no G or P bit) bit 8 V of the sum.
-        let past = if V.is_multiple_of(8) {
-            (g_below >> 63) + carry
-        } else {
-            (cin[words - 1] >> (8 * (V % 8))) & 1
-        };
-        for v in 0..V {
-            let k = (cin[v / 8] >> (8 * (v % 8))) as u8;
-            let z = _mm512_and_si512(_mm512_mask_add_epi64(y[v], k, y[v], one), digit);
+        assert!(out.len() == 8 * V);
+        // SAFETY: the caller guarantees the CPU features; lanes holds 8 V words.
+        let x = unsafe { load_vectors::<V>(lanes.as_flattened()) };
+        let (z, c) = normalise_vectors::<V>(&x);
+        for (v, zv) in z.into_iter().enumerate() {
             // SAFETY: out holds 8 V words, so 8 v .. 8 v + 8 are in bounds; storeu has no
             // alignment requirement.
-            unsafe { _mm512_storeu_si512(out[8 * v..].as_mut_ptr().cast(), z) };
+            unsafe { _mm512_storeu_si512(out[8 * v..].as_mut_ptr().cast(), zv) };
         }
-        top + past
+        c
     }
 
-    /// The word-serial loop of [`mul_digits`] without the carry pass (the step of the
-    /// module doc): writes the 8 V lanes of the accumulator to `lanes`, not normalised
-    /// (each below 2^63, the value's digit j at lane j plus the carries of the lanes
-    /// below; lanes from d up 0). Same inputs as [`mul_digits`].
+    /// The digit-domain core of [`mul`], the `d` word-serial steps of the module doc
+    /// without the carry pass: writes the 8 V lanes of (a b + Q n) / 2^(52 d) to
+    /// `lanes`, not normalised (each below 2^63, the value's digit j at lane j plus the
+    /// carries of the lanes below; lanes from d up 0). `a` and `n` are 8 V digits, `b`
+    /// at least `d`; every digit below 2^52, digits from `d` up 0 (in `a` and `n`).
+    /// With a b < n 2^(52 d) the value is below 2n. `n0` is -n^-1 mod 2^52 in its low
+    /// 52 bits (or more bits of it). [`normalise`] propagates the carries.
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
@@ -421,16 +343,38 @@ mod x86 {
         lanes: &mut [u64],
     ) {
         assert!(a.len() == 8 * V && n.len() == 8 * V && lanes.len() == 8 * V);
-        assert!(2 <= d && d <= 8 * V && b.len() >= d);
-        let (ad, bd, nd) = (a, b, n);
+        // SAFETY: the caller guarantees the CPU features; a and n hold 8 V digits.
+        let acc = unsafe {
+            let (av, nv) = (load_vectors::<V>(a), load_vectors::<V>(n));
+            mul_vectors::<V>(&av, b, &nv, n0, d)
+        };
+        for (v, x) in acc.into_iter().enumerate() {
+            // SAFETY: lanes holds 8 V words, so 8 v .. 8 v + 8 are in bounds; storeu has
+            // no alignment requirement.
+            unsafe { _mm512_storeu_si512(lanes[8 * v..].as_mut_ptr().cast(), x) };
+        }
+    }
+
+    /// [`mul_lanes`] in registers: the digits of a and n as vectors, b's as words (at
+    /// least d, read one a step), the accumulator returned.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[inline]
+    fn mul_vectors<const V: usize>(
+        av: &[__m512i; V],
+        bd: &[u64],
+        nv: &[__m512i; V],
+        n0: u64,
+        d: usize,
+    ) -> [__m512i; V] {
+        assert!(2 <= d && d <= 8 * V && bd.len() >= d);
         let k0s = (n0 & DIGIT) << 12;
 
         let zero = _mm512_setzero_si512();
-        // SAFETY: ad and nd hold 8 V digits (checked above).
-        let (av, nv) = unsafe { (load_vectors::<V>(ad), load_vectors::<V>(nd)) };
         // Read only up to CHAINED_VECTORS vectors (above, the optimiser drops them).
-        let (ad1, nd1) = (shifted_down(&av), shifted_down(&nv));
-        let (a0, a1, n0, n1) = (ad[0], ad[1], nd[0], nd[1]);
+        let (ad1, nd1) = (shifted_down(av), shifted_down(nv));
+        let low = |x: __m512i| _mm_cvtsi128_si64(_mm512_castsi512_si128(x)) as u64;
+        let (a0, a1) = (low(av[0]), low(ad1[0]));
+        let (n0, n1) = (low(nv[0]), low(nd1[0]));
         let mut acc = [zero; V];
         // The true lane 0 is kept in scalar, `r0`: the vector's lane 0 is never read.
         // Lanes 1 and up are exact in the vectors.
@@ -481,11 +425,7 @@ mod x86 {
         // Lane 0 from r0, in the vector: a word stored alone inside a vector that the
         // carry pass then loads whole would stall that load until the store retires.
         acc[0] = _mm512_mask_set1_epi64(acc[0], 1, r0 as i64);
-        for v in 0..V {
-            // SAFETY: lanes holds 8 V words, so 8 v .. 8 v + 8 are in bounds; storeu has
-            // no alignment requirement.
-            unsafe { _mm512_storeu_si512(lanes[8 * v..].as_mut_ptr().cast(), acc[v]) };
-        }
+        acc
     }
 
     /// The square of `a` in the digit domain, as [`mul_lanes`] with b = a (same
@@ -527,76 +467,117 @@ mod x86 {
         wide!(14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
     }
 
-    /// [`split_group`] for the G groups of `w` at once, 8 digits per vector: digit k of
-    /// a group (bit 52 k) is word i_k of it shifted right by r_k, or-ed with word
-    /// i_k + 1 shifted left by 64 - r_k (a shift by 64 gives 0), both gathered with a
-    /// permute from 8 words loaded at word 0 (digits 0 .. 8) or 6 (digits 8 .. 16) of
-    /// the group. `w` has 13 G words plus at least 1 of padding (the second load of the
-    /// last group reads words 13 G - 7 .. 13 G + 1).
+    /// The 8 V digits of `x` (s words, 64 s <= 52 8 V), in registers: [`split_group`]
+    /// one vector at a time. Vector v is half k = v mod 2 of group g = v / 2 (13 words,
+    /// 16 digits); its digit l (bit 52 (8 k + l) of the group) is word i_l of the 8
+    /// loaded from word 13 g + 6 k on, shifted right by r_l, or-ed with word i_l + 1
+    /// shifted left by 64 - r_l (a shift by 64 gives 0), both gathered with a permute.
+    /// The loads are masked to the s words of `x`, so no copy into a padded buffer
+    /// (and no store for the load to wait on) is needed; digits from ceil(64 s / 52) up
+    /// are 0.
     ///
     /// # Safety
     /// The CPU has AVX-512F.
     #[target_feature(enable = "avx512f")]
     #[inline]
-    pub(super) unsafe fn split_vectors<const G: usize>(w: &[u64], out: &mut [[u64; 16]; G]) {
-        assert!(w.len() > 13 * G);
+    pub(super) unsafe fn split<const V: usize>(x: &[u64]) -> [__m512i; V] {
+        let s = x.len();
+        assert!(64 * s <= 52 * 8 * V);
         let digit = _mm512_set1_epi64(DIGIT as i64);
-        let (lo0, r0) = (
+        let word = [
             _mm512_set_epi64(5, 4, 4, 3, 2, 1, 0, 0),
-            _mm512_set_epi64(44, 56, 4, 16, 28, 40, 52, 0),
-        );
-        let (lo1, r1) = (
             _mm512_set_epi64(6, 5, 4, 3, 2, 2, 1, 0),
+        ];
+        let shift = [
+            _mm512_set_epi64(44, 56, 4, 16, 28, 40, 52, 0),
             _mm512_set_epi64(12, 24, 36, 48, 60, 8, 20, 32),
-        );
+        ];
         let one = _mm512_set1_epi64(1);
         let sixty_four = _mm512_set1_epi64(64);
-        for (g, o) in out.iter_mut().enumerate() {
-            for (k, (lo, r)) in [(lo0, r0), (lo1, r1)].into_iter().enumerate() {
-                // SAFETY: words 13 g + 6 k .. 13 g + 6 k + 8 are within w (13 G + 1
-                // words at least); loadu has no alignment requirement.
-                let x = unsafe { _mm512_loadu_si512(w[13 * g + 6 * k..].as_ptr().cast()) };
-                let low = _mm512_srlv_epi64(_mm512_permutexvar_epi64(lo, x), r);
-                let hi = _mm512_permutexvar_epi64(_mm512_add_epi64(lo, one), x);
-                let high = _mm512_sllv_epi64(hi, _mm512_sub_epi64(sixty_four, r));
-                let d = _mm512_and_si512(_mm512_or_si512(low, high), digit);
-                // SAFETY: o[8 k .. 8 k + 8] is in bounds; storeu has no alignment
-                // requirement.
-                unsafe { _mm512_storeu_si512(o[8 * k..].as_mut_ptr().cast(), d) };
+        core::array::from_fn(|v| {
+            let (k, first) = (v % 2, 13 * (v / 2) + 6 * (v % 2));
+            if first >= s {
+                // (The limb count is public.)
+                return _mm512_setzero_si512();
             }
-        }
+            let mask = (0xffu32 >> 8usize.saturating_sub(s - first)) as __mmask8;
+            // SAFETY: the mask covers words first .. min(first + 8, s) of x, all in
+            // bounds; the masked-out lanes are not read.
+            let w = unsafe { _mm512_maskz_loadu_epi64(mask, x[first..].as_ptr().cast()) };
+            let low = _mm512_srlv_epi64(_mm512_permutexvar_epi64(word[k], w), shift[k]);
+            let high = _mm512_sllv_epi64(
+                _mm512_permutexvar_epi64(_mm512_add_epi64(word[k], one), w),
+                _mm512_sub_epi64(sixty_four, shift[k]),
+            );
+            _mm512_and_si512(_mm512_or_si512(low, high), digit)
+        })
     }
 
-    /// [`join_group`] for G groups at once: word k of a group (bit 64 k) is digit j_k
-    /// shifted right by r_k, or-ed with digit j_k + 1 shifted left by 52 - r_k and
-    /// digit j_k + 2 shifted left by 104 - r_k (shifts of 64 or more give 0), gathered
-    /// from the group's 16 digits with two-source permutes. `out` has at least 13 G
-    /// words; the second store of a group is masked to its 5 words.
+    /// The digits of x 2^sh for the digits of x (each below 2^52) and sh < 52, when
+    /// x 2^sh < 2^(52 8 V): digit j is the low 52 - sh bits of x_j moved up, or-ed with
+    /// the top sh bits of x_{j-1}.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) fn shift_up<const V: usize>(x: &[__m512i; V], sh: u32) -> [__m512i; V] {
+        debug_assert!(sh < 52);
+        let digit = _mm512_set1_epi64(DIGIT as i64);
+        let up = _mm_cvtsi64_si128(i64::from(sh));
+        let down = _mm_cvtsi64_si128(i64::from(52 - sh));
+        core::array::from_fn(|v| {
+            let prev = if v > 0 {
+                x[v - 1]
+            } else {
+                _mm512_setzero_si512()
+            };
+            // Lane j of `below` is digit j - 1.
+            let below = _mm512_alignr_epi64::<7>(x[v], prev);
+            _mm512_or_si512(
+                _mm512_and_si512(_mm512_sll_epi64(x[v], up), digit),
+                _mm512_srl_epi64(below, down),
+            )
+        })
+    }
+
+    /// Writes the s = `out.len()` words of the value of the digits `x` (each below 2^52,
+    /// the value below 2^(64 s)): [`join_group`] one group (two vectors) at a time.
+    /// Word l of a group is digit j_l shifted right by r_l, or-ed with digit j_l + 1
+    /// shifted left by 52 - r_l and digit j_l + 2 shifted left by 104 - r_l (shifts of
+    /// 64 or more give 0), gathered from the group's 16 digits with two-source
+    /// permutes; words 0 .. 8 and 8 .. 13 of the group are stored masked to `out`.
     ///
     /// # Safety
     /// The CPU has AVX-512F.
     #[target_feature(enable = "avx512f")]
     #[inline]
-    pub(super) unsafe fn join_vectors<const G: usize>(d: &[[u64; 16]; G], out: &mut [u64]) {
-        assert!(out.len() >= 13 * G);
-        let j0 = _mm512_set_epi64(8, 7, 6, 4, 3, 2, 1, 0);
-        let r0 = _mm512_set_epi64(32, 20, 8, 48, 36, 24, 12, 0);
-        // Words 8 .. 13 (lanes 5 .. 8 unused: index 0, shifted out).
-        let j1 = _mm512_set_epi64(0, 0, 0, 14, 13, 12, 11, 9);
-        let r1 = _mm512_set_epi64(0, 0, 0, 40, 28, 16, 4, 44);
+    pub(super) unsafe fn join_store<const V: usize>(x: &[__m512i; V], out: &mut [u64]) {
+        let s = out.len();
+        assert!(64 * s <= 52 * 8 * V);
+        let digit_of = [
+            _mm512_set_epi64(8, 7, 6, 4, 3, 2, 1, 0),
+            // Words 8 .. 13 (lanes 5 .. 8 unused: index 0, shifted out).
+            _mm512_set_epi64(0, 0, 0, 14, 13, 12, 11, 9),
+        ];
+        let shift = [
+            _mm512_set_epi64(32, 20, 8, 48, 36, 24, 12, 0),
+            _mm512_set_epi64(0, 0, 0, 40, 28, 16, 4, 44),
+        ];
         let one = _mm512_set1_epi64(1);
         let two = _mm512_set1_epi64(2);
         let c52 = _mm512_set1_epi64(52);
         let c104 = _mm512_set1_epi64(104);
-        for (g, dg) in d.iter().enumerate() {
-            // SAFETY: dg is 16 words; loadu has no alignment requirement.
-            let (x0, x1) = unsafe {
-                (
-                    _mm512_loadu_si512(dg.as_ptr().cast()),
-                    _mm512_loadu_si512(dg[8..].as_ptr().cast()),
-                )
+        for g in 0..V.div_ceil(2) {
+            let x0 = x[2 * g];
+            let x1 = if 2 * g + 1 < V {
+                x[2 * g + 1]
+            } else {
+                _mm512_setzero_si512()
             };
-            for (k, (j, r)) in [(j0, r0), (j1, r1)].into_iter().enumerate() {
+            for k in 0..2 {
+                let (first, width) = (13 * g + 8 * k, [8, 5][k]);
+                if first >= s {
+                    break;
+                }
+                let (j, r) = (digit_of[k], shift[k]);
                 let a = _mm512_srlv_epi64(_mm512_permutex2var_epi64(x0, j, x1), r);
                 let b = _mm512_sllv_epi64(
                     _mm512_permutex2var_epi64(x0, _mm512_add_epi64(j, one), x1),
@@ -609,94 +590,171 @@ mod x86 {
                     _mm512_sub_epi64(c104, r),
                 );
                 let w = _mm512_or_si512(_mm512_or_si512(a, b), c);
-                // Words 13 g + 8 k .. : 8 of them for k = 0, 5 for k = 1 (masked).
-                let mask: __mmask8 = if k == 0 { 0xff } else { 0x1f };
-                // SAFETY: 13 g + 8 k + popcount(mask) <= 13 G <= out.len(); the
-                // masked store writes only the lanes of the mask.
-                unsafe {
-                    _mm512_mask_storeu_epi64(out[13 * g + 8 * k..].as_mut_ptr().cast(), mask, w)
-                };
+                let mask = (0xffu32 >> (8 - width.min(s - first))) as __mmask8;
+                // SAFETY: the mask covers words first .. min(first + width, s) of out,
+                // all in bounds; the masked-out lanes are not written.
+                unsafe { _mm512_mask_storeu_epi64(out[first..].as_mut_ptr().cast(), mask, w) };
             }
         }
     }
 
-    /// The digits of x 2^sh for `x` of s <= 13 G words and a shift `sh` < 64 that
-    /// keeps the value below 2^(52 d) <= 2^(64 13 G) (the callers' bounds): the words
-    /// zero-padded to G whole groups and split by [`split_vectors`]; digits from d up
-    /// are 0.
-    ///
-    /// # Safety
-    /// The CPU has AVX-512F.
-    #[target_feature(enable = "avx512f")]
-    #[inline]
-    unsafe fn to_digits<const G: usize>(x: &[u64], sh: u32) -> [[u64; 16]; G] {
-        debug_assert!(sh < 64 && x.len() <= 13 * G);
-        // Stored as 16 G words: the vector split reads one word past 13 G, which is 0.
-        let mut w = [[0u64; 16]; G];
-        let ws = w.as_flattened_mut();
-        if sh == 0 {
-            // (A public choice: the shift depends on the limb count only.)
-            ws[..x.len()].copy_from_slice(x);
+    /// The lanes that receive a carry when each lane of V vectors generates one (bit of
+    /// `g`) or passes one on (bit of `p`), one bit per lane, 8 per vector, 64 per word:
+    /// ((G << 1) + P) ^ P, the addition rippling the carries through runs of P as a
+    /// multi-word addition (at most 5 words: 320 lanes). Returns those lanes and the
+    /// carry out of the top lane. No lane may both generate and pass one on; then at
+    /// most one carry reaches any lane. Branch-free.
+    #[inline(always)]
+    fn ripple<const V: usize>(g: &[u64; 5], p: &[u64; 5]) -> ([u64; 5], u64) {
+        let words = V.div_ceil(8);
+        let mut cin = [0u64; 5];
+        let (mut carry, mut g_below) = (0u64, 0u64);
+        for k in 0..words {
+            let shifted = g[k] << 1 | g_below >> 63;
+            g_below = g[k];
+            let (s1, c1) = shifted.overflowing_add(p[k]);
+            let (s2, c2) = s1.overflowing_add(carry);
+            carry = u64::from(c1 | c2);
+            cin[k] = s2 ^ p[k];
+        }
+        // The carry out of lane 8 V - 1: the bit past the top word, or (the lanes above
+        // 8 V having no G or P bit) bit 8 V of the sum.
+        let past = if V.is_multiple_of(8) {
+            (g_below >> 63) + carry
         } else {
-            let mut below = 0u64;
-            for (wi, &x_i) in ws.iter_mut().zip(x) {
-                *wi = x_i << sh | below >> (64 - sh);
-                below = x_i;
-            }
-            ws[x.len()] = below >> (64 - sh);
-        }
-        let mut digits = [[0u64; 16]; G];
-        // SAFETY: the caller guarantees the CPU features; w holds 16 G > 13 G words.
-        unsafe { split_vectors::<G>(w.as_flattened(), &mut digits) };
-        digits
+            (cin[words - 1] >> (8 * (V % 8))) & 1
+        };
+        (cin, past)
     }
 
-    /// Joins the G groups of normalised digits back into s = `n.len()` words of `out`
-    /// and applies the policy's [`finish`]; `c` is the value's part from digit 8 V up
-    /// ([`normalise`]'s carry). The value is below 2n < 2^(64 s + 1): its bits above
-    /// `out` are in word s, and c is 0 unless 52 (8 V) = 52 d = 64 s, where it is the
-    /// bit at 2^(64 s) (and word s, if the groups reach it, is 0).
+    /// The 8 bits of vector v in a mask of [`ripple`].
+    #[inline(always)]
+    fn lanes_of(m: &[u64; 5], v: usize) -> __mmask8 {
+        (m[v / 8] >> (8 * (v % 8))) as __mmask8
+    }
+
+    /// [`normalise`] in registers: the normalised digits of the lanes `x` and the carry
+    /// out of the top digit.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) fn normalise_vectors<const V: usize>(x: &[__m512i; V]) -> ([__m512i; V], u64) {
+        const { assert!(V <= super::MAX_VECTORS) };
+        let digit = _mm512_set1_epi64(DIGIT as i64);
+        let one = _mm512_set1_epi64(1);
+        let zero = _mm512_setzero_si512();
+        let mut y = [zero; V];
+        let mut below = zero;
+        for v in 0..V {
+            let c = _mm512_srli_epi64::<52>(x[v]);
+            // Lane j gets the carry of lane j - 1 (lane 7 of the vector below for j = 0).
+            let up = _mm512_alignr_epi64::<7>(c, below);
+            y[v] = _mm512_add_epi64(_mm512_and_si512(x[v], digit), up);
+            below = c;
+        }
+        // The first pass's carry out of the top lane: lane 7 of the last carries.
+        let top = _mm256_extract_epi64::<3>(_mm512_extracti64x4_epi64::<1>(below)) as u64;
+        let (mut g, mut p) = ([0u64; 5], [0u64; 5]);
+        for v in 0..V {
+            g[v / 8] |= u64::from(_mm512_cmpgt_epu64_mask(y[v], digit)) << (8 * (v % 8));
+            p[v / 8] |= u64::from(_mm512_cmpeq_epu64_mask(y[v], digit)) << (8 * (v % 8));
+        }
+        let (cin, past) = ripple::<V>(&g, &p);
+        let z = core::array::from_fn(|v| {
+            _mm512_and_si512(
+                _mm512_mask_add_epi64(y[v], lanes_of(&cin, v), y[v], one),
+                digit,
+            )
+        });
+        (z, top + past)
+    }
+
+    /// The policy's finish of c 2^(52 8 V) + x < 2n in the digit domain (x normalised
+    /// digits, n's digits `nv`, both 0 from 8 V up): for [`Reduction::Full`], x - n is
+    /// computed in full, the borrows rippled as [`normalise`]'s carries (a lane
+    /// generates one when x_j < n_j and passes one on when x_j = n_j), and kept with a
+    /// mask when the value is at least n (c set, or no borrow out of the top). The
+    /// mask passes through [`core::hint::black_box`] so that the optimiser does not
+    /// turn the select into a branch. For [`Reduction::Lazy`] (R > 4n) the value is
+    /// below R: x itself, c 0.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) fn finish_digits<const V: usize>(
+        x: &[__m512i; V],
+        c: u64,
+        nv: &[__m512i; V],
+        reduction: Reduction,
+    ) -> [__m512i; V] {
+        if reduction == Reduction::Lazy {
+            debug_assert_eq!(c, 0);
+            return *x;
+        }
+        let digit = _mm512_set1_epi64(DIGIT as i64);
+        let one = _mm512_set1_epi64(1);
+        let (mut g, mut p) = ([0u64; 5], [0u64; 5]);
+        for v in 0..V {
+            g[v / 8] |= u64::from(_mm512_cmplt_epu64_mask(x[v], nv[v])) << (8 * (v % 8));
+            p[v / 8] |= u64::from(_mm512_cmpeq_epu64_mask(x[v], nv[v])) << (8 * (v % 8));
+        }
+        let (bin, borrow) = ripple::<V>(&g, &p);
+        // All ones when the value is at least n.
+        let keep = core::hint::black_box(u64::from((c != 0) | (borrow == 0)).wrapping_neg());
+        let keep = _mm512_set1_epi64(keep as i64);
+        core::array::from_fn(|v| {
+            let diff = _mm512_sub_epi64(x[v], nv[v]);
+            let diff = _mm512_and_si512(
+                _mm512_mask_sub_epi64(diff, lanes_of(&bin, v), diff, one),
+                digit,
+            );
+            // x ^ ((x ^ diff) & keep): diff where kept, x elsewhere.
+            _mm512_xor_si512(x[v], _mm512_and_si512(_mm512_xor_si512(x[v], diff), keep))
+        })
+    }
+
+    /// The lanes `acc` of a value below 2n (n's digits `nv`) normalised, finished under
+    /// the policy and written to the s = `out.len()` words of `out`: [`normalise_vectors`],
+    /// [`finish_digits`], [`join_store`], all in registers.
     ///
     /// # Safety
     /// The CPU has AVX-512F.
     #[target_feature(enable = "avx512f")]
     #[inline]
-    unsafe fn join_and_finish<const G: usize>(
-        digits: &[[u64; 16]; G],
-        c: u64,
-        n: &[u64],
+    pub(super) unsafe fn finish_store<const V: usize>(
+        acc: &[__m512i; V],
+        nv: &[__m512i; V],
         reduction: Reduction,
         out: &mut [u64],
     ) {
-        let s = n.len();
-        let mut words = [[0u64; 13]; G];
-        // SAFETY: the caller guarantees the CPU features; words holds 13 G words.
-        unsafe { join_vectors::<G>(digits, words.as_flattened_mut()) };
-        let words = words.as_flattened();
-        let top = words.get(s).copied().unwrap_or(0) + c;
-        finish(&words[..s], top, n, reduction, out);
+        let (x, c) = normalise_vectors::<V>(acc);
+        let x = finish_digits::<V>(&x, c, nv, reduction);
+        // SAFETY: the caller guarantees the CPU features; join_store checks the length.
+        unsafe { join_store::<V>(&x, out) };
     }
 
     /// The digits of both squarings' operands: a'' = a 2^(e/2) (e = 52 d - 64 s is a
     /// multiple of 4, so that a''^2 2^-(52 d) = a^2 2^-(64 s); a''^2 < n 2^(52 d) when
-    /// a < n), and n; with d. Checks the lengths against V and G.
-    ///
-    /// # Safety
-    /// The CPU has AVX-512F.
+    /// a < n), and n; with d. Checks the lengths against V.
     #[target_feature(enable = "avx512f")]
     #[inline]
-    unsafe fn square_operands<const V: usize, const G: usize>(
+    fn square_operands<const V: usize>(
         a: &[u64],
         n: &[u64],
         out: &[u64],
-    ) -> (usize, [[u64; 16]; G], [[u64; 16]; G]) {
+    ) -> (usize, [__m512i; V], [__m512i; V]) {
         let (d, v, e) = shape(n.len());
         assert!(v == V && a.len() == n.len() && out.len() == n.len());
-        assert!(G == V.div_ceil(2));
-        // SAFETY: the caller guarantees the CPU features.
-        unsafe { (d, to_digits::<G>(a, e / 2), to_digits::<G>(n, 0)) }
+        // SAFETY: AVX-512F is enabled here; 64 s <= 52 d <= 52 8 V.
+        unsafe { (d, shift_up(&split::<V>(a), e / 2), split::<V>(n)) }
     }
 
+    /// Stores the vectors `x` to `out` (8 words each).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn store_vectors<const V: usize>(x: &[__m512i; V], out: &mut [[u64; 8]; V]) {
+        for (o, &xv) in out.iter_mut().zip(x) {
+            // SAFETY: o is 8 words; storeu has no alignment requirement.
+            unsafe { _mm512_storeu_si512(o.as_mut_ptr().cast(), xv) };
+        }
+    }
     /// The first 8 V digits of `x` as V vectors.
     ///
     /// # Safety
@@ -754,7 +812,7 @@ mod x86 {
     macro_rules! by_vectors {
         ($v:expr, $($n:literal)*) => {
             match $v {
-                $($n => mul::<$n, { (($n as usize).div_ceil(2)) }>,)*
+                $($n => mul::<$n>,)*
                 _ => unreachable!("more vectors than the largest modulus needs"),
             }
         };
@@ -816,14 +874,16 @@ mod x86 {
         reduction: Reduction,
         out: &mut [u64],
     ) {
-        // SAFETY: the caller guarantees the CPU features.
-        let (d, xd, nd) = unsafe { square_operands::<V, G>(a, n, out) };
-        let (xd, nd) = (xd.as_flattened(), nd.as_flattened());
+        let (d, xv, nv) = square_operands::<V>(a, n, out);
+        // The digits as scalars too: x_i each step, n_0 .. n_2 once.
+        let (mut xm, mut nm) = ([[0u64; 8]; V], [[0u64; 8]; V]);
+        store_vectors(&xv, &mut xm);
+        store_vectors(&nv, &mut nm);
+        let (xd, nd) = (xm.as_flattened(), nm.as_flattened());
         let k0 = n0 & DIGIT;
 
         let zero = _mm512_setzero_si512();
-        // SAFETY: xd and nd hold 16 G >= 8 V digits.
-        let (xv, nv) = unsafe { (load_vectors::<V>(xd), load_vectors::<V>(nd)) };
+        assert!(2 * V <= 4 * G);
         // y: the digits of the number 2 x (2 x < 2^(52 d), see above); z: x_j doubled
         // without the carry from below, the digit of 2 x_{>i} at lane i + 1.
         let (yv, zv) = doubled(&xv);
@@ -849,17 +909,11 @@ mod x86 {
         // The accumulator starts with the diagonal's lanes 0 .. 8 V; the higher ones
         // are added when the carries are propagated.
         let mut acc: [__m512i; V] = core::array::from_fn(|v| diag[v]);
-        // Kept in memory rather than registers: loads are cheap, registers few.
-        let (mut nm, mut ym, mut zm) = ([[0u64; 8]; V], [[0u64; 8]; V], [[0u64; 8]; V]);
-        for v in 0..V {
-            // SAFETY: each array holds V vectors of 8 words; storeu has no alignment
-            // requirement.
-            unsafe {
-                _mm512_storeu_si512(nm[v].as_mut_ptr().cast(), nv[v]);
-                _mm512_storeu_si512(ym[v].as_mut_ptr().cast(), yv[v]);
-                _mm512_storeu_si512(zm[v].as_mut_ptr().cast(), zv[v]);
-            }
-        }
+        // Kept in memory rather than registers (n's digits are, above): loads are
+        // cheap, registers few.
+        let (mut ym, mut zm) = ([[0u64; 8]; V], [[0u64; 8]; V]);
+        store_vectors(&yv, &mut ym);
+        store_vectors(&zv, &mut zm);
         // The true lane 0 in scalar, as in [`mul`]: x_0^2's low half. Unlike [`mul`],
         // lane 1 of the next step is predicted two steps ahead: `ahead` is lane 2 at the
         // start of the previous step plus what that step added there, which is lane 1
@@ -934,18 +988,9 @@ mod x86 {
             let below = if m > 0 { diag[V + m - 1] } else { zero };
             acc[m] = _mm512_add_epi64(acc[m], _mm512_permutex2var_epi64(below, idx, diag[V + m]));
         }
-        let mut lanes = [[0u64; 8]; V];
-        for v in 0..V {
-            // SAFETY: lanes[v] is 8 words; storeu has no alignment requirement.
-            unsafe { _mm512_storeu_si512(lanes[v].as_mut_ptr().cast(), acc[v]) };
-        }
         // Every lane is below 2^63 + 2^52 (bound above).
-        let mut digits = [[0u64; 16]; G];
-        // SAFETY: the caller guarantees the CPU features; 16 G >= 8 V.
-        unsafe {
-            let c = normalise::<V>(&lanes, &mut digits.as_flattened_mut()[..8 * V]);
-            join_and_finish::<G>(&digits, c, n, reduction, out);
-        }
+        // SAFETY: the caller guarantees the CPU features; out has s words.
+        unsafe { finish_store::<V>(&acc, &nv, reduction, out) };
     }
 
     /// Lane `$l` (a constant expression, 0 ..= 7) of the vector `$v`, as a scalar.
@@ -1204,18 +1249,23 @@ mod x86 {
         reduction: Reduction,
         out: &mut [u64],
     ) {
-        // SAFETY: the caller guarantees the CPU features.
-        let (d, xd, nd) = unsafe { square_operands::<V, G>(a, n, out) };
-        // SAFETY: the caller guarantees the CPU features; 16 G >= 8 V digits each, 0
-        // from d up; a'' < 2^(52 d - 1) (see above).
+        let (d, xv, nv) = square_operands::<V>(a, n, out);
+        let (mut xm, mut nm) = ([[0u64; 8]; V], [[0u64; 8]; V]);
+        store_vectors(&xv, &mut xm);
+        store_vectors(&nv, &mut nm);
+        // SAFETY: the caller guarantees the CPU features; 8 V digits each, 0 from d
+        // up; a'' < 2^(52 d - 1) (see above).
         let lanes =
-            unsafe { sqr_lanes::<V, W>(xd.as_flattened(), nd.as_flattened(), d, n0 & DIGIT) };
-        let mut digits = [[0u64; 16]; G];
-        // SAFETY: the caller guarantees the CPU features; 16 G >= 8 V.
+            unsafe { sqr_lanes::<V, W>(xm.as_flattened(), nm.as_flattened(), d, n0 & DIGIT) };
+        // SAFETY: as above; lanes holds 8 V words; out has s words.
         unsafe {
-            let c = normalise::<V>(&lanes, &mut digits.as_flattened_mut()[..8 * V]);
-            join_and_finish::<G>(&digits, c, n, reduction, out);
-        }
+            finish_store::<V>(
+                &load_vectors::<V>(lanes.as_flattened()),
+                &nv,
+                reduction,
+                out,
+            )
+        };
     }
 
     /// The largest vector count for which [`mul_lanes`] chains each vector's four
@@ -1374,43 +1424,181 @@ mod tests {
         }
     }
 
-    /// The vector split and join agree with the scalar ones, for 1 to 3 groups.
+    /// Pseudo-random words in four patterns: all ones, random, top and bottom bit set,
+    /// runs of zeros.
+    #[cfg(target_arch = "x86_64")]
+    fn words(seed: &mut u64, len: usize, pattern: usize) -> Vec<u64> {
+        (0..len)
+            .map(|_| {
+                *seed = seed.rotate_left(23).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 5;
+                [u64::MAX, *seed, 1 << 63 | 1, *seed & 0xffff_0000_ffff][pattern]
+            })
+            .collect()
+    }
+
+    /// The digits of the first `8 V` of a number's scalar split (`split_group` on its
+    /// words, zero-padded to whole groups).
+    #[cfg(target_arch = "x86_64")]
+    fn scalar_digits(x: &[u64], v: usize) -> Vec<u64> {
+        let mut padded = x.to_vec();
+        padded.resize(13 * v.div_ceil(2), 0);
+        let mut d: Vec<u64> = padded
+            .chunks(13)
+            .flat_map(|g| split_group(g.try_into().unwrap()))
+            .collect();
+        d.truncate(8 * v);
+        d
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn to_words<const V: usize>(x: &[core::arch::x86_64::__m512i; V]) -> Vec<u64> {
+        x.iter()
+            // SAFETY: __m512i and [u64; 8] have the same size, any bits valid.
+            .flat_map(|&v| unsafe { core::mem::transmute::<_, [u64; 8]>(v) })
+            .collect()
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn from_words<const V: usize>(x: &[u64]) -> [core::arch::x86_64::__m512i; V] {
+        core::array::from_fn(|v| {
+            let w: [u64; 8] = x[8 * v..8 * v + 8].try_into().unwrap();
+            // SAFETY: as above.
+            unsafe { core::mem::transmute::<[u64; 8], core::arch::x86_64::__m512i>(w) }
+        })
+    }
+
+    /// The vector split (masked loads from s words), its shift by e bits and the join
+    /// (masked stores of s words) agree with the scalar split and join and with a shift
+    /// of the words, for every word count that fits V vectors.
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn vector_groups_match_the_scalar_ones() {
+    fn vector_split_shift_and_join_match_the_scalar_ones() {
         if !is_available() {
-            eprintln!("vector_groups_match_the_scalar_ones: skipped: no AVX-512 IFMA");
+            eprintln!(
+                "vector_split_shift_and_join_match_the_scalar_ones: skipped: no AVX-512 IFMA"
+            );
             return;
         }
-        fn check<const G: usize>(seed: u64) {
-            let mut x = seed;
-            for pattern in 0..4 {
-                let mut w = [[0u64; 16]; G];
-                for w_k in w.as_flattened_mut()[..13 * G].iter_mut() {
-                    x = x.rotate_left(23).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 5;
-                    *w_k = [u64::MAX, x, 1 << 63 | 1, x & 0xffff_0000_ffff][pattern];
+        fn check<const V: usize>(seed: u64) {
+            let mut seed = seed;
+            for s in 1..=(52 * 8 * V) / 64 {
+                for pattern in 0..4 {
+                    let x = words(&mut seed, s, pattern);
+                    // SAFETY: AVX-512F is present (checked); 64 s <= 52 8 V.
+                    let d = unsafe { x86::split::<V>(&x) };
+                    let digits = to_words(&d);
+                    assert_eq!(digits, scalar_digits(&x, V), "split V={V} s={s} {pattern}");
+                    let mut back = vec![0u64; s];
+                    // SAFETY: as above.
+                    unsafe { x86::join_store::<V>(&d, &mut back) };
+                    assert_eq!(back, x, "join V={V} s={s} pattern {pattern}");
+                    // x 2^sh, for every shift that keeps it within the 8 V digits.
+                    let room = 52 * 8 * V - 64 * s;
+                    for sh in (0..52u32).filter(|&sh| (sh as usize) <= room) {
+                        let mut shifted = vec![0u64; s + 1];
+                        for (i, &w) in x.iter().enumerate() {
+                            shifted[i] |= w << sh;
+                            if sh > 0 {
+                                shifted[i + 1] |= w >> (64 - sh);
+                            }
+                        }
+                        // SAFETY: AVX-512F is present (checked).
+                        let up = unsafe { x86::shift_up::<V>(&d, sh) };
+                        assert_eq!(
+                            to_words(&up),
+                            scalar_digits(&shifted, V),
+                            "shift V={V} s={s} sh={sh} pattern {pattern}"
+                        );
+                    }
                 }
-                let mut d = [[0u64; 16]; G];
-                // SAFETY: AVX-512F is present (checked); 16 G > 13 G words.
-                unsafe { x86::split_vectors::<G>(w.as_flattened(), &mut d) };
-                let flat = w.as_flattened();
-                for g in 0..G {
-                    let group: [u64; 13] = flat[13 * g..13 * g + 13].try_into().unwrap();
-                    assert_eq!(d[g], split_group(&group), "split G={G} pattern {pattern}");
-                }
-                let mut back = [0u64; 64];
-                // SAFETY: as above; back has 64 >= 13 G words.
-                unsafe { x86::join_vectors::<G>(&d, &mut back[..13 * G]) };
-                assert_eq!(
-                    &back[..13 * G],
-                    &flat[..13 * G],
-                    "join G={G} pattern {pattern}"
-                );
             }
         }
         check::<1>(1);
         check::<2>(2);
         check::<3>(3);
+        check::<4>(4);
+        check::<5>(5);
+    }
+
+    /// The digit-domain final subtraction against num-bigint: values c 2^(52 8 V) + x
+    /// below 2n, at n, at n - 1, 0, with long runs of digits equal to n's (a borrow
+    /// rippling across vectors and mask words), under both policies.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn finish_digits_matches_the_oracle() {
+        use num_bigint::BigUint;
+        if !is_available() {
+            eprintln!("finish_digits_matches_the_oracle: skipped: no AVX-512 IFMA");
+            return;
+        }
+        let value = |digits: &[u64], c: u64| {
+            digits.iter().rev().fold(BigUint::from(c), |acc, &d| {
+                (acc << 52u32) + BigUint::from(d)
+            })
+        };
+        fn check<const V: usize>(value: &dyn Fn(&[u64], u64) -> BigUint) {
+            let mut seed = 7u64;
+            let mut rnd = move || {
+                seed = seed.rotate_left(17).wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 3;
+                seed
+            };
+            for case in 0..40 {
+                // n: 8 V digits, the top one at most 2^51 - 1 so that 2n fits (c = 0),
+                // or all ones for the c = 1 cases.
+                let mut n: Vec<u64> = (0..8 * V).map(|_| rnd() & DIGIT).collect();
+                n[0] |= 1;
+                let wide = case % 4 == 3;
+                n[8 * V - 1] = if wide { DIGIT } else { n[8 * V - 1] >> 1 };
+                let nn = value(&n, 0);
+                let target = match case % 8 {
+                    0 => nn.clone(),
+                    1 => &nn - 1u32,
+                    2 => BigUint::from(0u32),
+                    3 => &nn + &nn - 1u32,
+                    // n with its low digits lowered: x and n agree on every digit
+                    // above, the borrow ripples through all of them.
+                    4 => &nn - 1u32 - BigUint::from(rnd() % 1000),
+                    5 => &nn + BigUint::from(rnd() % 1000),
+                    _ => {
+                        (value(&(0..8 * V).map(|_| rnd() & DIGIT).collect::<Vec<_>>(), 0)
+                            + &nn * 2u32)
+                            % (&nn * 2u32)
+                    }
+                };
+                let mut x = vec![0u64; 8 * V];
+                for (j, xj) in x.iter_mut().enumerate() {
+                    *xj = ((&target >> (52 * j)) & BigUint::from(DIGIT))
+                        .iter_u64_digits()
+                        .next()
+                        .unwrap_or(0);
+                }
+                let c = (&target >> (52 * 8 * V))
+                    .iter_u64_digits()
+                    .next()
+                    .unwrap_or(0);
+                let (xv, nv) = (from_words::<V>(&x), from_words::<V>(&n));
+                // SAFETY: AVX-512F is present (checked).
+                let full = unsafe { x86::finish_digits::<V>(&xv, c, &nv, Reduction::Full) };
+                let full = to_words(&full);
+                let expect = if target >= nn {
+                    &target - &nn
+                } else {
+                    target.clone()
+                };
+                assert_eq!(value(&full, 0), expect, "V={V} case {case}");
+                assert!(full.iter().all(|&d| d <= DIGIT));
+                if c == 0 {
+                    // SAFETY: as above.
+                    let lazy = unsafe { x86::finish_digits::<V>(&xv, 0, &nv, Reduction::Lazy) };
+                    assert_eq!(to_words(&lazy), x, "lazy V={V} case {case}");
+                }
+            }
+        }
+        check::<1>(&value);
+        check::<3>(&value);
+        check::<8>(&value);
+        check::<9>(&value);
+        check::<40>(&value);
     }
 
     /// `normalise` against a scalar carry pass, the carry out of the top included:
