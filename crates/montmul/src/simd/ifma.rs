@@ -467,7 +467,7 @@ mod x86 {
         wide!(14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
     }
 
-    /// The 8 V digits of `x` (s words, 64 s <= 52 8 V), in registers: [`split_group`]
+    /// The 8 V digits of `x` (s words, 64 s <= 52 8 V), in registers: [`super::split_group`]
     /// one vector at a time. Vector v is half k = v mod 2 of group g = v / 2 (13 words,
     /// 16 digits); its digit l (bit 52 (8 k + l) of the group) is word i_l of the 8
     /// loaded from word 13 g + 6 k on, shifted right by r_l, or-ed with word i_l + 1
@@ -539,7 +539,7 @@ mod x86 {
     }
 
     /// Writes the s = `out.len()` words of the value of the digits `x` (each below 2^52,
-    /// the value below 2^(64 s)): [`join_group`] one group (two vectors) at a time.
+    /// the value below 2^(64 s)): [`super::join_group`] one group (two vectors) at a time.
     /// Word l of a group is digit j_l shifted right by r_l, or-ed with digit j_l + 1
     /// shifted left by 52 - r_l and digit j_l + 2 shifted left by 104 - r_l (shifts of
     /// 64 or more give 0), gathered from the group's 16 digits with two-source
