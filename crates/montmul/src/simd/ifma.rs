@@ -89,7 +89,15 @@
 //! the row masks on the multiply-adds), ran its loop at 0.84-0.93x of `mul`'s in a
 //! throughput test on digits, but 1.05-1.38x of it in chained products and
 //! exponentiations (its start waits for the band, and its per-vector branches
-//! mispredict once each per product): not kept.
+//! mispredict once each per product): not kept. Nor a squaring in `mul`'s chained
+//! form for 2 ..= 6 vectors: per vector, row i as x_i times x itself with the lanes
+//! j <= i masked out of the multiply-adds and the row's sum doubled as lanes (so any
+//! a below n, no doubled operand), then q_i n, one sum off the accumulator; in
+//! phases of 8 steps, each a constant, so the vectors wholly below the row skip it
+//! without a branch; lane 1 predicted two steps ahead. It does 2 V d + about
+//! 8 V (V + 1) multiply-adds against 4 V d (0.87x at 1024 bits), but measured 1.00-1.04x
+//! of the multiplication's time per call at 1024-2048 bits and made the 1024-bit
+//! exponentiation 7% slower (four alternating runs of each build, medians).
 //!
 //! Words: 64 (instantiated for other limb types it falls back to
 //! [`crate::algo::cios`]). Reduction: `Full` and `Lazy`. Constant-time: yes. The loop
