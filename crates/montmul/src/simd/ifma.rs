@@ -52,7 +52,7 @@
 //! 64-bit lane). That is below 2^64 while d <= 1023; montmul's largest modulus
 //! (16384 bits, 257 limbs under lazy reduction) has d = 317, below 2^63. Lanes from
 //! d upward stay 0: the digits of `a` and `n` there are 0. After the loop the carries
-//! are propagated with vector operations (`x86::normalise`, after OpenSSL's
+//! are propagated with vector operations (`x86::normalise_vectors`, after OpenSSL's
 //! `rsaz-avx512`) and the digits packed back into 64-bit limbs.
 //!
 //! The conversions 64 -> 52 -> 64 bits cost O(s) per call (groups of 13 words and 16
@@ -295,76 +295,38 @@ mod x86 {
         unsafe { finish_store::<V>(&acc, &nv, reduction, out) };
     }
 
-    /// `out` = the 8 V normalised digits (each below 2^52) of the value of `lanes` (lane
-    /// j weighs 2^(52 j), any 64-bit values), with vector operations only, as OpenSSL's
-    /// `rsaz-avx512` normalisation; returns the carry out of the top digit (the value
-    /// over 2^(52 8 V)):
-    ///
-    /// 1. each lane keeps its low 52 bits and adds the bits above of the lane below (one
-    ///    lane shift across the vectors): now every lane is below 2^52 + 2^12, so each
-    ///    carries at most 1;
-    /// 2. a lane generates a carry when it is above 2^52 - 1 and passes one on when it
-    ///    equals 2^52 - 1: with these as bit masks G and P (one bit per lane), the lanes
-    ///    that receive a carry are ((G << 1) + P) ^ P, the addition rippling the carries
-    ///    through runs of P (a multi-word addition of at most 5 words, as there are at
-    ///    most 320 lanes); those lanes add 1, and every lane keeps its low 52 bits.
-    ///
-    /// A lane generating a carry is not one passing one on (it is at most 2^12 - 1 after
-    /// its low 52 bits), so at most one carry reaches any lane, the one past the top
-    /// included. No branch, no address depends on the values: constant-time.
-    ///
-    /// # Safety
-    /// The CPU has AVX-512F.
-    #[target_feature(enable = "avx512f")]
-    #[inline]
-    pub unsafe fn normalise<const V: usize>(lanes: &[[u64; 8]; V], out: &mut [u64]) -> u64 {
-        assert!(out.len() == 8 * V);
-        // SAFETY: the caller guarantees the CPU features; lanes holds 8 V words.
-        let x = unsafe { load_vectors::<V>(lanes.as_flattened()) };
-        let (z, c) = normalise_vectors::<V>(&x);
-        for (v, zv) in z.into_iter().enumerate() {
-            // SAFETY: out holds 8 V words, so 8 v .. 8 v + 8 are in bounds; storeu has no
-            // alignment requirement.
-            unsafe { _mm512_storeu_si512(out[8 * v..].as_mut_ptr().cast(), zv) };
-        }
-        c
-    }
-
     /// The digit-domain core of [`mul`], the `d` word-serial steps of the module doc
-    /// without the carry pass: writes the 8 V lanes of (a b + Q n) / 2^(52 d) to
-    /// `lanes`, not normalised (each below 2^63, the value's digit j at lane j plus the
-    /// carries of the lanes below; lanes from d up 0). `a` and `n` are 8 V digits, `b`
-    /// at least `d`; every digit below 2^52, digits from `d` up 0 (in `a` and `n`).
-    /// With a b < n 2^(52 d) the value is below 2n. `n0` is -n^-1 mod 2^52 in its low
-    /// 52 bits (or more bits of it). [`normalise`] propagates the carries.
+    /// and the carry pass: writes the 8 V normalised digits of (a b + Q n) / 2^(52 d)
+    /// to `out` and returns its part from 2^(52 8 V) up. `a`, `n` and `out` are 8 V
+    /// digits, `b` at least `d`; every digit below 2^52, digits from `d` up 0 (in `a`
+    /// and `n`). With a b < n 2^(52 d) the value is below 2n. `n0` is -n^-1 mod 2^52 in
+    /// its low 52 bits (or more bits of it).
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
     #[target_feature(enable = "avx512f,avx512ifma")]
     #[inline]
-    pub unsafe fn mul_lanes<const V: usize>(
+    pub unsafe fn mul_digits<const V: usize>(
         a: &[u64],
         b: &[u64],
         n: &[u64],
         n0: u64,
         d: usize,
-        lanes: &mut [u64],
-    ) {
-        assert!(a.len() == 8 * V && n.len() == 8 * V && lanes.len() == 8 * V);
+        out: &mut [u64],
+    ) -> u64 {
+        assert!(a.len() == 8 * V && n.len() == 8 * V && out.len() == 8 * V);
         // SAFETY: the caller guarantees the CPU features; a and n hold 8 V digits.
-        let acc = unsafe {
-            let (av, nv) = (load_vectors::<V>(a), load_vectors::<V>(n));
-            mul_vectors::<V>(&av, b, &nv, n0, d)
-        };
-        for (v, x) in acc.into_iter().enumerate() {
-            // SAFETY: lanes holds 8 V words, so 8 v .. 8 v + 8 are in bounds; storeu has
-            // no alignment requirement.
-            unsafe { _mm512_storeu_si512(lanes[8 * v..].as_mut_ptr().cast(), x) };
-        }
+        let (av, nv) = unsafe { (load_vectors::<V>(a), load_vectors::<V>(n)) };
+        let (digits, c) = normalise_vectors::<V>(&mul_vectors::<V>(&av, b, &nv, n0, d));
+        // SAFETY: out holds 8 V words.
+        unsafe { store_digits(&digits, out) };
+        c
     }
 
-    /// [`mul_lanes`] in registers: the digits of a and n as vectors, b's as words (at
-    /// least d, read one a step), the accumulator returned.
+    /// The word-serial loop of [`mul_digits`] in registers: the digits of a and n as
+    /// vectors, b's as words (at least d, read one a step); returns the accumulator's
+    /// lanes, not normalised (each below 2^63, the value's digit j at lane j plus the
+    /// carries of the lanes below; lanes from d up 0).
     #[target_feature(enable = "avx512f,avx512ifma")]
     #[inline]
     fn mul_vectors<const V: usize>(
@@ -436,10 +398,10 @@ mod x86 {
         acc
     }
 
-    /// The square of `a` in the digit domain, as [`mul_lanes`] with b = a (same
-    /// contract, the lanes not normalised), for `a` below 2^(52 d - 1) (the
-    /// exponentiation's values are below 2n < R' / 2): [`sqr_lanes`] at
-    /// [`SQR_WIDE_VECTORS`], where it measured faster, else the multiplication.
+    /// The square of `a` in the digit domain, as [`mul_digits`] with b = a (same
+    /// contract), for `a` below 2^(52 d - 1) (the exponentiation's values are below
+    /// 2n < R' / 2): [`sqr_lanes`] at [`SQR_WIDE_VECTORS`], where it measured faster,
+    /// else the multiplication.
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
@@ -450,8 +412,8 @@ mod x86 {
         n: &[u64],
         n0: u64,
         d: usize,
-        lanes: &mut [u64],
-    ) {
+        out: &mut [u64],
+    ) -> u64 {
         // `sqr_lanes` takes its window width W = V + 1 as a second constant, so each
         // vector count it serves is named once here; V is a constant, the match
         // resolves at compile time.
@@ -460,19 +422,25 @@ mod x86 {
                 match V {
                     $($v => {
                         // SAFETY: the caller guarantees the CPU features and the
-                        // contract of `mul_lanes` (8 V digits each, d > 8 (V - 1) as
+                        // contract of `mul_digits` (8 V digits each, d > 8 (V - 1) as
                         // V = ceil(d / 8), a < 2^(52 d - 1)); `sqr_lanes` checks the
                         // lengths.
-                        let r = unsafe { sqr_lanes::<$v, { $v + 1 }>(a, n, d, n0 & DIGIT) };
-                        lanes.copy_from_slice(r.as_flattened());
+                        let lanes = unsafe { sqr_lanes::<$v, { $v + 1 }>(a, n, d, n0 & DIGIT) };
+                        // SAFETY: as above; lanes holds 8 V words.
+                        let x = unsafe { load_vectors::<V>(lanes.as_flattened()) };
+                        let (digits, c) = normalise_vectors::<V>(&x);
+                        assert!(out.len() == 8 * V);
+                        // SAFETY: out holds 8 V words.
+                        unsafe { store_digits(&digits, out) };
+                        c
                     })*
                     // SAFETY: as above.
-                    _ => unsafe { mul_lanes::<V>(a, a, n, n0, d, lanes) },
+                    _ => unsafe { mul_digits::<V>(a, a, n, n0, d, out) },
                 }
             };
         }
         debug_assert!(!SQR_WIDE_VECTORS.contains(&V) || d > 8 * (V - 1));
-        wide!(14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
+        wide!(14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40)
     }
 
     /// The 8 V digits of `x` (s words, 64 s <= 52 8 V), in registers: [`super::split_group`]
@@ -641,8 +609,23 @@ mod x86 {
         (m[v / 8] >> (8 * (v % 8))) as __mmask8
     }
 
-    /// [`normalise`] in registers: the normalised digits of the lanes `x` and the carry
-    /// out of the top digit.
+    /// The 8 V normalised digits (each below 2^52) of the value of the lanes `x` (lane
+    /// j weighs 2^(52 j), any 64-bit values), with vector operations only, as OpenSSL's
+    /// `rsaz-avx512` normalisation, and the carry out of the top digit (the value over
+    /// 2^(52 8 V)):
+    ///
+    /// 1. each lane keeps its low 52 bits and adds the bits above of the lane below (one
+    ///    lane shift across the vectors): now every lane is below 2^52 + 2^12, so each
+    ///    carries at most 1;
+    /// 2. a lane generates a carry when it is above 2^52 - 1 and passes one on when it
+    ///    equals 2^52 - 1: with these as bit masks G and P (one bit per lane), the lanes
+    ///    that receive a carry are ((G << 1) + P) ^ P, the addition rippling the carries
+    ///    through runs of P (a multi-word addition of at most 5 words, as there are at
+    ///    most 320 lanes); those lanes add 1, and every lane keeps its low 52 bits.
+    ///
+    /// A lane generating a carry is not one passing one on (it is at most 2^12 - 1 after
+    /// its low 52 bits), so at most one carry reaches any lane, the one past the top
+    /// included. No branch, no address depends on the values: constant-time.
     #[target_feature(enable = "avx512f")]
     #[inline]
     pub(super) fn normalise_vectors<const V: usize>(x: &[__m512i; V]) -> ([__m512i; V], u64) {
@@ -678,7 +661,7 @@ mod x86 {
 
     /// The policy's finish of c 2^(52 8 V) + x < 2n in the digit domain (x normalised
     /// digits, n's digits `nv`, both 0 from 8 V up): for [`Reduction::Full`], x - n is
-    /// computed in full, the borrows rippled as [`normalise`]'s carries (a lane
+    /// computed in full, the borrows rippled as [`normalise_vectors`]'s carries (a lane
     /// generates one when x_j < n_j and passes one on when x_j = n_j), and kept with a
     /// mask when the value is at least n (c set, or no borrow out of the top). The
     /// mask passes through [`core::hint::black_box`] so that the optimiser does not
@@ -752,6 +735,21 @@ mod x86 {
         assert!(v == V && a.len() == n.len() && out.len() == n.len());
         // SAFETY: AVX-512F is enabled here; 64 s <= 52 d <= 52 8 V.
         unsafe { (d, shift_up(&split::<V>(a), e / 2), split::<V>(n)) }
+    }
+
+    /// Stores the digit vectors `x` to the 8 V words of `out`.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn store_digits<const V: usize>(x: &[__m512i; V], out: &mut [u64]) {
+        assert!(out.len() == 8 * V);
+        for (v, &xv) in x.iter().enumerate() {
+            // SAFETY: 8 v .. 8 v + 8 is within out's 8 V words; storeu has no alignment
+            // requirement.
+            unsafe { _mm512_storeu_si512(out[8 * v..].as_mut_ptr().cast(), xv) };
+        }
     }
 
     /// Stores the vectors `x` to `out` (8 words each).
@@ -1276,7 +1274,7 @@ mod x86 {
         };
     }
 
-    /// The largest vector count for which [`mul_lanes`] chains each vector's four
+    /// The largest vector count for which [`mul_vectors`] chains each vector's four
     /// halves into one sum off the accumulator (with the low halves' operands shifted
     /// down one lane): above it the two extra copies spill.
     const CHAINED_VECTORS: usize = 6;
@@ -1336,7 +1334,7 @@ mod x86 {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(super) use x86::{mul_lanes, normalise, sqr_digits};
+pub(super) use x86::{mul_digits, sqr_digits};
 
 /// `x` as 64-bit words, when `L` is `u64`.
 #[cfg(target_arch = "x86_64")]
@@ -1609,7 +1607,7 @@ mod tests {
         check::<40>(&value);
     }
 
-    /// `normalise` against a scalar carry pass, the carry out of the top included:
+    /// `normalise_vectors` against a scalar carry pass, the carry out of the top included:
     /// long runs of 2^52 - 1 that one carry ripples through (across vectors and mask
     /// words, and out of the top), big lanes, and pseudo-random ones.
     #[cfg(target_arch = "x86_64")]
@@ -1654,9 +1652,10 @@ mod tests {
                     let len = flat.len();
                     flat[len - 2..].fill(0);
                 }
-                let mut out = vec![0u64; 8 * V];
-                // SAFETY: AVX-512F is present (checked); out holds 8 V words.
-                let carry = unsafe { x86::normalise::<V>(&l, &mut out) };
+                // SAFETY: AVX-512F is present (checked).
+                let (digits, carry) =
+                    unsafe { x86::normalise_vectors::<V>(&from_words::<V>(l.as_flattened())) };
+                let out = to_words(&digits);
                 assert_eq!((out, carry), scalar(l.as_flattened()), "V={V} pattern {p}");
             }
         }

@@ -3,12 +3,13 @@
 //! Every product of [`crate::simd::ifma`] converts its operands from 64-bit limbs into
 //! 52-bit digits, runs the word-serial loop, propagates the carries, converts back and
 //! subtracts n once with a mask; at 1024 bits the conversions and the subtraction take
-//! about half the time of the loop. An exponentiation chains a thousand products on
+//! about 30% of the time of the loop. An exponentiation chains a thousand products on
 //! the same values, so here the fixed-window ladder of [`crate::exp`] runs on digit
 //! vectors from the first product to the last: the base is converted once, the result
-//! once, and each product in between is the kernel's loop (`mul_lanes`, or
-//! `sqr_digits` for a square) and its carry pass done with vector operations
-//! (`normalise`, after OpenSSL's `rsaz-avx512` code): no conversion, no subtraction.
+//! once, and each product in between is the kernel's loop and its carry pass done
+//! with vector operations, after OpenSSL's `rsaz-avx512` code, in registers
+//! ([`ifma::mul_digits`], or [`ifma::sqr_digits`] for a square): no conversion, no
+//! subtraction.
 //!
 //! # The digit domain
 //!
@@ -113,37 +114,29 @@ pub fn pow<L: Limb, T: Trace>(
 #[cfg(target_arch = "x86_64")]
 type MulFn = unsafe fn(&[u64], &[u64], &[u64], u64, usize, &mut [u64]);
 
-/// mont'(a, b): [`ifma::mul_lanes`], then [`ifma::normalise`] (the value is below
-/// 2n < 2^(52 d'): no carry out).
+/// mont'(a, b): [`ifma::mul_digits`] (the value is below 2n < 2^(52 d'): no carry
+/// out).
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512 IFMA.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn mul<const V: usize>(a: &[u64], b: &[u64], n: &[u64], n0: u64, d: usize, out: &mut [u64]) {
-    let mut lanes = [[0u64; 8]; V];
     // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
-    unsafe {
-        ifma::mul_lanes::<V>(a, b, n, n0, d, lanes.as_flattened_mut());
-        let carry = ifma::normalise::<V>(&lanes, out);
-        debug_assert_eq!(carry, 0);
-    }
+    let carry = unsafe { ifma::mul_digits::<V>(a, b, n, n0, d, out) };
+    debug_assert_eq!(carry, 0);
 }
 
-/// mont'(a, a): [`ifma::sqr_digits`], then [`ifma::normalise`].
+/// mont'(a, a): [`ifma::sqr_digits`].
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512 IFMA.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn sqr<const V: usize>(a: &[u64], _: &[u64], n: &[u64], n0: u64, d: usize, out: &mut [u64]) {
-    let mut lanes = [[0u64; 8]; V];
     // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
-    unsafe {
-        ifma::sqr_digits::<V>(a, n, n0, d, lanes.as_flattened_mut());
-        let carry = ifma::normalise::<V>(&lanes, out);
-        debug_assert_eq!(carry, 0);
-    }
+    let carry = unsafe { ifma::sqr_digits::<V>(a, n, n0, d, out) };
+    debug_assert_eq!(carry, 0);
 }
 
 /// The multiplication and the squaring for `v` vectors.
