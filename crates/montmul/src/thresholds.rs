@@ -9,11 +9,11 @@ use crate::dispatch::Thresholds;
 
 /// The thresholds `auto` and `karatsuba` use.
 pub const TUNED: Thresholds = Thresholds {
-    ifma_from: 10,
-    karatsuba_from: 68,
+    ifma_from: 8,
+    karatsuba_from: 116,
     mulx_from: 14,
-    karatsuba_mul_base: 58,
-    karatsuba_sqr_base: 90,
+    karatsuba_mul_base: 78,
+    karatsuba_sqr_base: 96,
     generated: &[4, 6, 8],
     mulx_cios: &[4, 5, 6, 7, 8],
 };
