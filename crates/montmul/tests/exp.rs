@@ -250,9 +250,11 @@ fn ifma_digit_path_matches_the_oracle() {
         (2494, 16),
         (3072, 16),
         (4096, 16),
-        // From 14 digit vectors on the squarings are the wide squaring (`sqr_lanes`).
         (5440, 8),
         (6144, 8),
+        // From 19 digit vectors (7487 bits) on the squarings are the wide squaring
+        // (`sqr_lanes`).
+        (7487, 8),
         (8192, 8),
         (16384, 4),
     ];

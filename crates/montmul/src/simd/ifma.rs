@@ -70,34 +70,37 @@
 //! starts to win (`ifma_from` in [`crate::thresholds`]). Exponentiation avoids the
 //! conversions between products: [`crate::simd::ifma_exp`].
 //!
-//! Squaring, two kernels, each off-diagonal digit product once, against a copy of the
-//! operand doubled as a number. `x86::sqr` interleaves the rows with the reduction in
-//! the sliding accumulator above; used for 7 ..= 10 vectors (`x86::SQR_VECTORS`).
-//! `x86::sqr_wide` (core `x86::sqr_lanes`, on digits) first builds the whole square by
-//! output vector (no serial dependency), then reduces it in a window that moves one
-//! whole vector every 8 steps (8 shifted copies of n, the phases unrolled: no per-step
-//! shift or add); used from 14 vectors (`x86::SQR_WIDE_VECTORS`), where `mul` spills
-//! and it costs 0.6-0.75x of `mul` from 17 vectors. Elsewhere, and for `Full` when
-//! 52 d = 64 s, the squaring is the multiplication: at 1 ..= 13 vectors each of the
-//! two measured slower than `mul` outside its range. On Zen 4 the loop is bound by
-//! `vpmadd52` throughput from about 5 vectors (one 512-bit multiply-add a cycle,
-//! measured) and below by the chain of q and the next lane 0: `mul` does 4 V
-//! multiply-adds a step, a square at best 3 V (2 V for q n, V for the triangle) plus
-//! the fixed costs above, which both pay, so the 0.8x goal is out of reach at
-//! 1024-4096 bits this way. A third form, the rows of the square in the sliding loop
-//! with its band along the diagonal computed first (no per-step shift of the square,
-//! the row masks on the multiply-adds), ran its loop at 0.84-0.93x of `mul`'s in a
-//! throughput test on digits, but 1.05-1.38x of it in chained products and
-//! exponentiations (its start waits for the band, and its per-vector branches
-//! mispredict once each per product): not kept. Nor a squaring in `mul`'s chained
-//! form for 2 ..= 6 vectors: per vector, row i as x_i times x itself with the lanes
-//! j <= i masked out of the multiply-adds and the row's sum doubled as lanes (so any
-//! a below n, no doubled operand), then q_i n, one sum off the accumulator; in
-//! phases of 8 steps, each a constant, so the vectors wholly below the row skip it
-//! without a branch; lane 1 predicted two steps ahead. It does 2 V d + about
-//! 8 V (V + 1) multiply-adds against 4 V d (0.87x at 1024 bits), but measured 1.00-1.04x
-//! of the multiplication's time per call at 1024-2048 bits and made the 1024-bit
-//! exponentiation 7% slower (four alternating runs of each build, medians).
+//! Squaring: `x86::sqr_wide` (core `x86::sqr_lanes`, on digits) computes each
+//! off-diagonal digit product once, against a copy of the operand doubled as a number:
+//! it first builds the whole square by output vector (no serial dependency), then
+//! reduces it in a window that moves one whole vector every 8 steps (8 shifted copies
+//! of n, the phases unrolled: no per-step shift or add). It is used from 19 vectors
+//! (`x86::SQR_WIDE_VECTORS`, 118 limbs), where `mul`'s operands and accumulators no
+//! longer fit the registers and it costs about 0.6x of `mul`; at 14-18 vectors it
+//! measured 1.0-1.7x of `mul`. Elsewhere, and for `Full` when 52 d = 64 s, the squaring
+//! is the multiplication. On Zen 4 the loop is bound by `vpmadd52` throughput from
+//! about 5 vectors (one 512-bit multiply-add a cycle, measured) and below by the chain
+//! of q and the next lane 0: `mul` does 4 V multiply-adds a step, a square at best
+//! 2 V for q n plus the triangle's rows, which at vector granularity come to about
+//! 8 V (V + 1) over the d steps (0.87x of `mul`'s at 3 vectors, 1024 bits; 0.78x at 10),
+//! so the 0.8x goal is out of reach at 1024-4096 bits this way. Measured and not kept:
+//! - the rows interleaved with the reduction in the sliding accumulator (`mul` with the
+//!   row x_i (2 x_{>i}) in place of a b_i, vectors wholly below lane i skipped): used
+//!   for 7 ..= 10 vectors until the conversions were done in registers, it then
+//!   measured 1.05-1.26x of `mul` per call at 2560-4096 bits (four alternating runs);
+//! - the rows of the square in the sliding loop with its band along the diagonal
+//!   computed first (no per-step shift of the square, the row masks on the
+//!   multiply-adds): 0.84-0.93x of `mul`'s loop in a throughput test on digits, but
+//!   1.05-1.38x of it in chained products and exponentiations (its start waits for the
+//!   band, and its per-vector branches mispredict once each per product);
+//! - a squaring in `mul`'s chained form for 2 ..= 6 vectors: per vector, row i as x_i
+//!   times x itself with the lanes j <= i masked out of the multiply-adds and the row's
+//!   sum doubled as lanes (so any a below n, no doubled operand), then q_i n, one sum
+//!   off the accumulator; in phases of 8 steps, each a constant, so the vectors wholly
+//!   below the row skip it without a branch; lane 1 predicted two steps ahead. It
+//!   does 2 V d + about 8 V (V + 1) multiply-adds against 4 V d, but measured
+//!   1.00-1.04x of the multiplication's time per call at 1024-2048 bits and made the
+//!   1024-bit exponentiation 7% slower (four alternating runs of each build, medians).
 //!
 //! Words: 64 (instantiated for other limb types it falls back to
 //! [`crate::algo::cios`]). Reduction: `Full` and `Lazy`. Constant-time: yes. The loop
@@ -440,7 +443,7 @@ mod x86 {
             };
         }
         debug_assert!(!SQR_WIDE_VECTORS.contains(&V) || d > 8 * (V - 1));
-        wide!(14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40)
+        wide!(19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40)
     }
 
     /// The 8 V digits of `x` (s words, 64 s <= 52 8 V), in registers: [`super::split_group`]
@@ -845,160 +848,6 @@ mod x86 {
         unsafe { f(a, b, n, n0, reduction, out) }
     }
 
-    /// `out = a a R^-1 mod n` (below 2n before the policy's finish), as [`mul`] with
-    /// b = a, each off-diagonal digit product computed once. Both factors are a'' =
-    /// a 2^(e/2) (e = 52 d - 64 s is a multiple of 4: 52 d and 64 s are), so the d
-    /// steps that divide by 2^(52 d) leave a''^2 2^-(52 d) = a^2 2^-(64 s). Bound:
-    /// a''^2 = a^2 2^e < n R 2^e = n 2^(52 d), so the result is below n + n.
-    ///
-    /// The square is x^2 = sum_i x_i^2 B^(2 i) + sum_i x_i B^i 2 x_{>i} (B = 2^52,
-    /// x_{>i} the digits of x above i). The diagonal is computed first, low half at
-    /// lane 2 i and high half at lane 2 i + 1, and starts the accumulator (its lanes
-    /// from 8 V up are added after the loop, before the carries are propagated). Step i
-    /// then adds row i, x_i times the digits of 2 x_{>i}, to the sliding accumulator
-    /// (lane j is digit position i + j, as in [`mul`]): 0 at lanes <= i, z_{i+1} = 2
-    /// x_{i+1} mod 2^52 at lane i + 1, and y_j = (2 x_j mod 2^52) + (bit 51 of
-    /// x_{j-1}), the digits of the number 2 x, above (2 x_j mod 2^52 is even, so y_j <
-    /// 2^52: a whole multiply-add input). Each off-diagonal product x_i x_j is computed
-    /// once; vectors wholly at or below lane i are skipped (a bound on the public step
-    /// count). Then the reduction by q n, as in [`mul`]. 2 x < 2^(52 d) needs bit 51 of
-    /// the top digit clear: x < 2^(52 d - 1), true when e > 0 (x < 2^(64 s + e/2)) and
-    /// for `Lazy` (a < R / 2); [`mont_sqr`] sends the rest to [`mul`].
-    ///
-    /// Lane bound: as in [`mul`], one step adds at most four halves below 2^52 to a
-    /// lane (row i's low and high halves, q n's), plus the diagonal's one half once:
-    /// below d 2^54 + 2^52 + 2^12 < 2^63 for d <= 317, and the diagonal's upper lanes
-    /// (< 2^52) added after the loop keep every lane below 2^63 + 2^52.
-    ///
-    /// # Safety
-    /// The CPU has AVX-512F and AVX-512 IFMA.
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    unsafe fn sqr<const V: usize, const G: usize>(
-        a: &[u64],
-        n: &[u64],
-        n0: u64,
-        reduction: Reduction,
-        out: &mut [u64],
-    ) {
-        let (d, xv, nv) = square_operands::<V>(a, n, out);
-        // The digits as scalars too: x_i each step, n_0 .. n_2 once.
-        let (mut xm, mut nm) = ([[0u64; 8]; V], [[0u64; 8]; V]);
-        store_vectors(&xv, &mut xm);
-        store_vectors(&nv, &mut nm);
-        let (xd, nd) = (xm.as_flattened(), nm.as_flattened());
-        let k0 = n0 & DIGIT;
-
-        let zero = _mm512_setzero_si512();
-        assert!(2 * V <= 4 * G);
-        // y: the digits of the number 2 x (2 x < 2^(52 d), see above); z: x_j doubled
-        // without the carry from below, the digit of 2 x_{>i} at lane i + 1.
-        let (yv, zv) = doubled(&xv);
-        // The diagonal x_j^2: low half at lane 2 j, high half at lane 2 j + 1.
-        let mut diag = [[zero; 4]; G];
-        let diag = diag.as_flattened_mut();
-        let lo_idx = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
-        let hi_idx = _mm512_set_epi64(7, 7, 6, 6, 5, 5, 4, 4);
-        for v in 0..V {
-            for (k, idx) in [lo_idx, hi_idx].into_iter().enumerate() {
-                let sp = _mm512_permutexvar_epi64(idx, xv[v]);
-                let lo = _mm512_maskz_madd52lo_epu64(0x55, zero, sp, sp);
-                diag[2 * v + k] = _mm512_mask_madd52hi_epu64(lo, 0xaa, sp, sp);
-            }
-        }
-        let (x0, n0, n1, n2) = (xd[0], nd[0], nd[1], nd[2]);
-        // Row i's multiplicand at lanes 1 and 2, as scalars (0 at lanes <= i, z at
-        // lane i + 1, y above): only rows 0 and 1 reach them.
-        let (z1, z2) = ((2 * xd[1]) & DIGIT, (2 * xd[2]) & DIGIT);
-        let y2 = z2 + (xd[1] >> 51);
-        let mul_1 = [z1, 0];
-        let mul_2 = [y2, z2];
-        // The accumulator starts with the diagonal's lanes 0 .. 8 V; the higher ones
-        // are added when the carries are propagated.
-        let mut acc: [__m512i; V] = core::array::from_fn(|v| diag[v]);
-        // Kept in memory rather than registers (n's digits are, above): loads are
-        // cheap, registers few.
-        let (mut ym, mut zm) = ([[0u64; 8]; V], [[0u64; 8]; V]);
-        store_vectors(&yv, &mut ym);
-        store_vectors(&zv, &mut zm);
-        // The true lane 0 in scalar, as in [`mul`]: x_0^2's low half. Unlike [`mul`],
-        // lane 1 of the next step is predicted two steps ahead: `ahead` is lane 2 at the
-        // start of the previous step plus what that step added there, which is lane 1
-        // at the start of this step; so the next q waits for no vector at all.
-        let mut r0 = x0.wrapping_mul(x0) & DIGIT;
-        let mut ahead = _mm_extract_epi64::<1>(_mm512_castsi512_si128(acc[0])) as u64;
-        for (i, &xi) in xd[..d].iter().enumerate() {
-            let xiv = _mm512_set1_epi64(xi as i64);
-            // Lane 2 now, before this step's additions.
-            let x2 = _mm_extract_epi64::<0>(_mm512_extracti32x4_epi32::<1>(acc[0])) as u64;
-            let q = r0.wrapping_mul(k0) & DIGIT;
-            let pn0 = u128::from(n0) * u128::from(q);
-            let pn1 = u128::from(n1) * u128::from(q);
-            let c = (r0 + (pn0 as u64 & DIGIT)) >> 52;
-            // This step's additions to lane 1 (row i's low half there; its lane 0 is
-            // empty) and to lane 2 (low halves there, high halves from lane 1).
-            let (m1, m2) = (
-                mul_1.get(i).copied().unwrap_or(0),
-                mul_2.get(i).copied().unwrap_or(0),
-            );
-            let pm1 = u128::from(m1) * u128::from(xi);
-            r0 = ahead + (pn1 as u64 & DIGIT) + (pn0 >> 52) as u64 + c + (pm1 as u64 & DIGIT);
-            ahead = x2
-                + (n2.wrapping_mul(q) & DIGIT)
-                + (pn1 >> 52) as u64
-                + (m2.wrapping_mul(xi) & DIGIT)
-                + (pm1 >> 52) as u64;
-            let qv = _mm512_set1_epi64(q as i64);
-            let mut hi = [zero; V];
-            for v in 0..V {
-                // SAFETY: the arrays hold V vectors; loadu has no alignment requirement.
-                let nvv = unsafe { _mm512_loadu_si512(nm[v..].as_ptr().cast()) };
-                acc[v] = _mm512_madd52lo_epu64(acc[v], nvv, qv);
-                hi[v] = _mm512_madd52hi_epu64(zero, nvv, qv);
-                if 8 * v + 7 <= i {
-                    // Row i has nothing at lanes <= i.
-                    continue;
-                }
-                // Row i: x_i (2 x_{>i}), lanes <= i zero, lane i + 1 from z, above from y.
-                // SAFETY: as above.
-                let yvv = unsafe { _mm512_loadu_si512(ym[v..].as_ptr().cast()) };
-                let m = if 8 * v >= i + 2 {
-                    yvv
-                } else {
-                    // SAFETY: as above.
-                    let zvv = unsafe { _mm512_loadu_si512(zm[v..].as_ptr().cast()) };
-                    let t = i as i32 - 8 * v as i32;
-                    let ky = (0xffu32 << (t + 2).clamp(0, 8)) as u8;
-                    let kz = ((1u32 << (t + 1)) & 0xff) as u8;
-                    _mm512_mask_mov_epi64(_mm512_maskz_mov_epi64(ky, yvv), kz, zvv)
-                };
-                acc[v] = _mm512_madd52lo_epu64(acc[v], m, xiv);
-                hi[v] = _mm512_madd52hi_epu64(hi[v], m, xiv);
-            }
-            for v in 0..V {
-                let next = if v + 1 < V { acc[v + 1] } else { zero };
-                acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, acc[v]), hi[v]);
-            }
-        }
-        // Lane 0 from r0, and the diagonal's vectors from V up, which never entered the
-        // accumulator: lane j is position d + j, so diagonal vector V + m lands r =
-        // 8 V - d lanes up in lane vector m, its top r lanes in vector m + 1
-        // (vpermt2q: index 8 + l - r takes lane l - r of the upper source, or lane
-        // 8 + l - r of the lower one when l < r).
-        acc[0] = _mm512_mask_set1_epi64(acc[0], 1, r0 as i64);
-        let r = (8 * V - d) as i64;
-        let idx = _mm512_sub_epi64(
-            _mm512_set_epi64(15, 14, 13, 12, 11, 10, 9, 8),
-            _mm512_set1_epi64(r),
-        );
-        for m in 0..V {
-            let below = if m > 0 { diag[V + m - 1] } else { zero };
-            acc[m] = _mm512_add_epi64(acc[m], _mm512_permutex2var_epi64(below, idx, diag[V + m]));
-        }
-        // Every lane is below 2^63 + 2^52 (bound above).
-        // SAFETY: the caller guarantees the CPU features; out has s words.
-        unsafe { finish_store::<V>(&acc, &nv, reduction, out) };
-    }
-
     /// Lane `$l` (a constant expression, 0 ..= 7) of the vector `$v`, as a scalar.
     macro_rules! lane {
         ($v:expr, $l:expr) => {{
@@ -1017,7 +866,7 @@ mod x86 {
     /// value is then below x^2 / 2^(52 d) + n. The core of [`sqr_wide`], on digits, for a
     /// caller that works in radix 2^52 throughout.
     ///
-    /// Two phases, where [`sqr`] interleaves them. First the square, with no serial
+    /// Two phases, where [`mul`] interleaves them. First the square, with no serial
     /// dependency: x^2 = sum_i x_i^2 B^(2 i) + sum_i x_i B^i 2 x_{>i} (B = 2^52, x_{>i}
     /// the digits of x above i), built by output vector t (digit positions 8 t ..
     /// 8 t + 8) from the rows that reach it, four multiply-add chains at a time. The
@@ -1237,8 +1086,8 @@ mod x86 {
         lanes
     }
 
-    /// `out = a a R^-1 mod n` (below 2n before the policy's finish), as [`sqr`], by
-    /// [`sqr_lanes`]. Both factors are a'' = a 2^(e/2) (e = 52 d - 64 s is a
+    /// `out = a a R^-1 mod n` (below 2n before the policy's finish), as [`mul`] with
+    /// b = a, by [`sqr_lanes`]. Both factors are a'' = a 2^(e/2) (e = 52 d - 64 s is a
     /// multiple of 4: 52 d and 64 s are), so the d steps that divide by 2^(52 d) leave
     /// a''^2 2^-(52 d) = a^2 2^-(64 s). Bound: a''^2 = a^2 2^e < n R 2^e = n 2^(52 d),
     /// so the result is below n + n. [`sqr_lanes`] needs a'' < 2^(52 d - 1): true when
@@ -1279,23 +1128,17 @@ mod x86 {
     /// down one lane): above it the two extra copies spill.
     const CHAINED_VECTORS: usize = 6;
 
-    /// The vector counts that use [`sqr`]: 7 ..= 10 vectors of digits (moduli of 40 to
-    /// 65 limbs, 2560 to 4160 bits). Below, the loop's fixed costs dominate and the
-    /// squaring only matches the multiplication; above, its accumulators no longer
-    /// fit the 32 vector registers and it measured slower.
-    pub const SQR_VECTORS: core::ops::RangeInclusive<usize> = 7..=10;
+    /// The vector counts that use [`sqr_wide`]: 19 ..= 40 vectors (moduli of 118 limbs,
+    /// 7552 bits, and up), where it measured faster than the multiplication, about 0.6x:
+    /// from 19 vectors [`mul`]'s operands and accumulators spill. At 14-18 vectors it
+    /// measured 1.0-1.7x of [`mul`] per call.
+    pub const SQR_WIDE_VECTORS: core::ops::RangeInclusive<usize> = 19..=40;
 
-    /// The vector counts that use [`sqr_wide`]: 14 ..= 40 vectors (moduli of 85 limbs,
-    /// 5440 bits, and up), where it measured faster than the multiplication (from 17
-    /// vectors on, where [`mul`]'s operands and accumulators spill, by a third or more).
-    pub const SQR_WIDE_VECTORS: core::ops::RangeInclusive<usize> = 14..=40;
-
-    /// One instance of [`sqr`] or [`sqr_wide`].
+    /// One instance of [`sqr_wide`].
     type Sqr = unsafe fn(&[u64], &[u64], u64, Reduction, &mut [u64]);
 
-    /// [`sqr`] or [`sqr_wide`] for moduli of `n.len()` limbs (at most
-    /// [`super::MAX_VECTORS`] vectors), where they measured faster than [`mul`], else
-    /// [`mul`] with b = a.
+    /// [`sqr_wide`] for moduli of `n.len()` limbs (at most [`super::MAX_VECTORS`]
+    /// vectors), where it measured faster than [`mul`], else [`mul`] with b = a.
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
@@ -1303,20 +1146,15 @@ mod x86 {
         let (_, v, e) = shape(n.len());
         debug_assert!(v <= super::MAX_VECTORS);
         macro_rules! pick {
-            ($($n:literal)*; $($w:literal)*) => {
+            ($($w:literal)*) => {
                 match v {
-                    $($n => Some(sqr::<$n, { (($n as usize).div_ceil(2)) }> as Sqr),)*
                     $($w => Some(sqr_wide::<$w, { (($w as usize).div_ceil(2)) }, { $w + 1 }> as Sqr),)*
                     _ => None,
                 }
             };
         }
-        let f = pick!(7 8 9 10; 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33
-            34 35 36 37 38 39 40);
-        debug_assert_eq!(
-            f.is_some(),
-            SQR_VECTORS.contains(&v) || SQR_WIDE_VECTORS.contains(&v)
-        );
+        let f = pick!(19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
+        debug_assert_eq!(f.is_some(), SQR_WIDE_VECTORS.contains(&v));
         match f {
             // With 52 d = 64 s, a < n < 2^(52 d) may set bit 51 of the top digit, and 2 a
             // would need digit d: the multiplication. (Both public: the limb count and

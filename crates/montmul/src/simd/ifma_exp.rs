@@ -37,7 +37,7 @@
 //! ladder's ([`crate::exp::fixed_window`] is shared): constant-time as
 //! [`crate::exp::pow`]; the table reads are AVX-512 masked ORs of whole entries
 //! (`exp::masked_read`, as the limb ladder's). Squarings call the kernel's
-//! `sqr_digits`: its wide squaring from 14 digit vectors (moduli above 5440 bits), the
+//! `sqr_digits`: its wide squaring from 19 digit vectors (moduli above 7486 bits), the
 //! multiplication below.
 
 use crate::exp::Trace;
