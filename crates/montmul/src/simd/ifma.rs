@@ -77,7 +77,7 @@
 //! of n, the phases unrolled: no per-step shift or add). It is used from 19 vectors
 //! (`x86::SQR_WIDE_VECTORS`, 118 limbs), where `mul`'s operands and accumulators no
 //! longer fit the registers and it costs about 0.6x of `mul`; at 14-18 vectors it
-//! measured 1.0-1.7x of `mul`. Elsewhere, and for `Full` when 52 d = 64 s, the squaring
+//! measured 0.98-1.69x of `mul`. Elsewhere, and for `Full` when 52 d = 64 s, the squaring
 //! is the multiplication. On Zen 4 the loop is bound by `vpmadd52` throughput from
 //! about 5 vectors (one 512-bit multiply-add a cycle, measured) and below by the chain
 //! of q and the next lane 0: `mul` does 4 V multiply-adds a step, a square at best
@@ -1131,7 +1131,7 @@ mod x86 {
     /// The vector counts that use [`sqr_wide`]: 19 ..= 40 vectors (moduli of 118 limbs,
     /// 7552 bits, and up), where it measured faster than the multiplication, about 0.6x:
     /// from 19 vectors [`mul`]'s operands and accumulators spill. At 14-18 vectors it
-    /// measured 1.0-1.7x of [`mul`] per call.
+    /// measured 0.98-1.69x of [`mul`] per call.
     pub const SQR_WIDE_VECTORS: core::ops::RangeInclusive<usize> = 19..=40;
 
     /// One instance of [`sqr_wide`].
