@@ -40,7 +40,8 @@
 //! word of n_1 (q 2^12) shifted right 12, and the carry out of lane 0 is read off t
 //! alone (t + lo52(n_0 q) is t rounded up to a multiple of 2^52). (Lane 1 kept in
 //! scalar too, predicted from lane 2 two steps ahead, so that the next q waits for no
-//! vector at all, costs three more scalar multiplications a step: 1.1-1.4x slower at
+//! vector at all, costs two more scalar multiplications a step and two made wide
+//! (128-bit): 1.1-1.4x slower at
 //! 1024-4096 bits, four alternating runs.) Up to
 //! `x86::CHAINED_VECTORS` vectors each vector's four halves are chained into one sum
 //! off the accumulator (the low halves taken with a and n shifted down one lane, so
