@@ -38,11 +38,13 @@
 //! extraction (lane 1 is read one step ahead). q is computed as q 2^12 = t (n0' 2^12)
 //! mod 2^64: then hi52(n_0 q) is the high word of n_0 (q 2^12), lo52(n_1 q) the low
 //! word of n_1 (q 2^12) shifted right 12, and the carry out of lane 0 is read off t
-//! alone (t + lo52(n_0 q) is t rounded up to a multiple of 2^52). (Lane 1 kept in
-//! scalar too, predicted from lane 2 two steps ahead, so that the next q waits for no
-//! vector at all, costs two more scalar multiplications a step and two made wide
-//! (128-bit): 1.1-1.4x slower at
-//! 1024-4096 bits, four alternating runs.) Up to
+//! alone (t + lo52(n_0 q) is t rounded up to a multiple of 2^52). Two variants were
+//! measured slower (four alternating runs each): lane 1 kept in scalar too, predicted
+//! from lane 2 two steps ahead so that the next q waits for no vector at all (two more
+//! scalar multiplications a step and two made 128-bit): 1.1-1.4x at 1024-4096 bits;
+//! and lo52(a_0 b'_i), hi52(a_0 b'_i), lo52(a_1 b'_i) for every i made with vector
+//! multiply-adds ahead of the loop, leaving the scalar multiplier to q's chain: 0.94x
+//! at 1024 bits but 1.1-1.17x at 1536-3072 bits in the exponentiation. Up to
 //! `x86::CHAINED_VECTORS` vectors each vector's four halves are chained into one sum
 //! off the accumulator (the low halves taken with a and n shifted down one lane, so
 //! that they land where the shift puts the lanes), and the accumulator's chain is the
