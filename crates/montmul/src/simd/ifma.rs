@@ -69,10 +69,10 @@
 //! digits, `x86::shift_up`), and after the loop the carries are propagated, n
 //! subtracted in the digit domain (the borrows rippled as the carries are,
 //! `x86::finish_digits`) and the digits joined and stored masked to the output words
-//! (`x86::join_store`). Each buffer a step of that chain once stored and the next
-//! loaded back, with the loads waiting on stores they only partly overlapped, cost
-//! about 40% of a 1024-bit product; in registers the fixed costs are about 23% of it
-//! and 13% of a 4096-bit one (measured). `montmul tune` measures where the kernel
+//! (`x86::join_store`). When each of those stages stored a buffer that the next one
+//! loaded back (the loads waiting on stores they only partly overlapped), they cost
+//! about 40% of a 1024-bit product; in registers, about 23% of it and 13% of a
+//! 4096-bit one (measured). `montmul tune` measures where the kernel
 //! starts to win (`ifma_from` in [`crate::thresholds`]). Exponentiation avoids the
 //! conversions between products: [`crate::simd::ifma_exp`].
 //!
@@ -83,13 +83,14 @@
 //! of n, the phases unrolled: no per-step shift or add). It is used from 19 vectors
 //! (`x86::SQR_WIDE_VECTORS`, 118 limbs), where `mul`'s operands and accumulators no
 //! longer fit the registers and it costs about 0.6x of `mul`; at 14-18 vectors it
-//! measured 0.98-1.69x of `mul`. Elsewhere, and for `Full` when 52 d = 64 s, the squaring
-//! is the multiplication. On Zen 4 the loop is bound by `vpmadd52` throughput from
-//! about 5 vectors (one 512-bit multiply-add a cycle, measured) and below by the chain
-//! of q and the next lane 0: `mul` does 4 V multiply-adds a step, a square at best
-//! 2 V for q n plus the triangle's rows, which at vector granularity come to about
-//! 8 V (V + 1) over the d steps (0.87x of `mul`'s at 3 vectors, 1024 bits; 0.78x at 10),
-//! so the 0.8x goal is out of reach at 1024-4096 bits this way. Measured and not kept:
+//! measured 0.98-1.69x of `mul`. Elsewhere, and for `Full` when 52 d = 64 s, the
+//! squaring is the multiplication. On Zen 4 the loop is bound by `vpmadd52` throughput
+//! from about 5 vectors (one 512-bit multiply-add a cycle, measured) and below by the
+//! chain of q and the next lane 0: `mul` does 4 V multiply-adds a step, a square at
+//! best 2 V for q n plus the triangle's rows, which at vector granularity come to
+//! about 8 V (V + 1) over the d steps (0.87x of `mul`'s at 3 vectors, 1024 bits; 0.78x
+//! at 10), so the 0.8x goal is out of reach at 1024-4096 bits this way. Measured and
+//! not kept:
 //! - the rows interleaved with the reduction in the sliding accumulator (`mul` with the
 //!   row x_i (2 x_{>i}) in place of a b_i, vectors wholly below lane i skipped): used
 //!   for 7 ..= 10 vectors until the conversions were done in registers, it then
