@@ -299,7 +299,7 @@ mod x86 {
         let (av, bv, nv) = unsafe { (split::<V>(a), shift_up(&split::<V>(b), e), split::<V>(n)) };
         // b's digits are read one a step, as scalars.
         let mut bd = [[0u64; 8]; V];
-        store_vectors(&bv, &mut bd);
+        store_vectors(&bv, bd.as_flattened_mut());
         let acc = mul_vectors::<V>(&av, &bd.as_flattened()[..d], &nv, n0, d);
         // SAFETY: the caller guarantees the CPU features; out has s words.
         unsafe { finish_store::<V>(&acc, &nv, reduction, out) };
@@ -328,8 +328,7 @@ mod x86 {
         // SAFETY: the caller guarantees the CPU features; a and n hold 8 V digits.
         let (av, nv) = unsafe { (load_vectors::<V>(a), load_vectors::<V>(n)) };
         let (digits, c) = normalise_vectors::<V>(&mul_vectors::<V>(&av, b, &nv, n0, d));
-        // SAFETY: out holds 8 V words.
-        unsafe { store_digits(&digits, out) };
+        store_vectors(&digits, out);
         c
     }
 
@@ -439,9 +438,7 @@ mod x86 {
                         // SAFETY: as above; lanes holds 8 V words.
                         let x = unsafe { load_vectors::<V>(lanes.as_flattened()) };
                         let (digits, c) = normalise_vectors::<V>(&x);
-                        assert!(out.len() == 8 * V);
-                        // SAFETY: out holds 8 V words.
-                        unsafe { store_digits(&digits, out) };
+                        store_vectors(&digits, out);
                         c
                     })*
                     // SAFETY: as above.
@@ -747,30 +744,17 @@ mod x86 {
         unsafe { (d, shift_up(&split::<V>(a), e / 2), split::<V>(n)) }
     }
 
-    /// Stores the digit vectors `x` to the 8 V words of `out`.
-    ///
-    /// # Safety
-    /// The CPU has AVX-512F.
+    /// Stores the vectors `x` to the 8 V words of `out`.
     #[target_feature(enable = "avx512f")]
     #[inline]
-    unsafe fn store_digits<const V: usize>(x: &[__m512i; V], out: &mut [u64]) {
+    fn store_vectors<const V: usize>(x: &[__m512i; V], out: &mut [u64]) {
         assert!(out.len() == 8 * V);
-        for (v, &xv) in x.iter().enumerate() {
-            // SAFETY: 8 v .. 8 v + 8 is within out's 8 V words; storeu has no alignment
-            // requirement.
-            unsafe { _mm512_storeu_si512(out[8 * v..].as_mut_ptr().cast(), xv) };
-        }
-    }
-
-    /// Stores the vectors `x` to `out` (8 words each).
-    #[target_feature(enable = "avx512f")]
-    #[inline]
-    fn store_vectors<const V: usize>(x: &[__m512i; V], out: &mut [[u64; 8]; V]) {
-        for (o, &xv) in out.iter_mut().zip(x) {
+        for (o, &xv) in out.chunks_exact_mut(8).zip(x) {
             // SAFETY: o is 8 words; storeu has no alignment requirement.
             unsafe { _mm512_storeu_si512(o.as_mut_ptr().cast(), xv) };
         }
     }
+
     /// The first 8 V digits of `x` as V vectors.
     ///
     /// # Safety
@@ -1113,8 +1097,8 @@ mod x86 {
     ) {
         let (d, xv, nv) = square_operands::<V>(a, n, out);
         let (mut xm, mut nm) = ([[0u64; 8]; V], [[0u64; 8]; V]);
-        store_vectors(&xv, &mut xm);
-        store_vectors(&nv, &mut nm);
+        store_vectors(&xv, xm.as_flattened_mut());
+        store_vectors(&nv, nm.as_flattened_mut());
         // SAFETY: the caller guarantees the CPU features; 8 V digits each, 0 from d
         // up; a'' < 2^(52 d - 1) (see above).
         let lanes =
