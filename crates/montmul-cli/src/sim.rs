@@ -131,8 +131,14 @@ fn systolic(a: SystolicArgs) -> Result<(), CliError> {
         println!("{}", serde_json::to_string_pretty(&row)?);
     } else {
         println!(
-            "{} radix-{}, n = {}, w = {}: {} PEs, {} clock cycles (product checked against montmul cios)",
-            row.arch, row.radix, row.bits, row.word, row.pes, row.cycles
+            "{} radix-{}, n = {}, w = {}: {} PE{}, {} clock cycles (product checked against montmul cios)",
+            row.arch,
+            row.radix,
+            row.bits,
+            row.word,
+            row.pes,
+            if row.pes == 1 { "" } else { "s" },
+            row.cycles
         );
     }
     Ok(())

@@ -272,9 +272,46 @@ pub const TUNED: Thresholds = Thresholds {{
     )
 }
 
+/// Fails unless `path`'s directory exists and is a directory (the file itself need not
+/// exist yet).
+fn check_writable_dir(path: &std::path::Path) -> Result<(), CliError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() && !meta.permissions().readonly() => Ok(()),
+        Ok(meta) if meta.is_dir() => Err(CliError(format!(
+            "cannot write {}: directory {} is read-only",
+            path.display(),
+            dir.display()
+        ))),
+        Ok(_) => Err(CliError(format!(
+            "cannot write {}: {} is not a directory",
+            path.display(),
+            dir.display()
+        ))),
+        Err(e) => Err(CliError(format!(
+            "cannot write {}: {}: {e}",
+            path.display(),
+            dir.display()
+        ))),
+    }
+}
+
 /// Runs the measurements and prints or writes the table.
 pub fn run(args: Args) -> Result<(), CliError> {
     let max = args.max_limbs as usize;
+    let path = match (args.out, args.write) {
+        (Some(p), _) => Some(p),
+        (None, true) => Some(PathBuf::from(TABLE_IN_CHECKOUT)),
+        (None, false) => None,
+    };
+    // The measurements take minutes: refuse a destination that cannot be written
+    // before them, not after.
+    if let Some(p) = &path {
+        check_writable_dir(p)?;
+    }
     let mut words = Words(0x2545_f491_4f6c_dd1d);
 
     eprintln!("karatsuba_mul_base and karatsuba_sqr_base (product only):");
@@ -417,15 +454,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
 
     let table = render(&th, max);
-    let path = match (args.out, args.write) {
-        (Some(p), _) => Some(p),
-        (None, true) => Some(PathBuf::from(TABLE_IN_CHECKOUT)),
-        (None, false) => None,
-    };
     match path {
         Some(p) => {
-            std::fs::write(&p, table)
-                .map_err(|e| CliError(format!("cannot write {}: {e}", p.display())))?;
+            // Complete or absent: a temporary file in the same directory, renamed over
+            // the destination.
+            montmul_gen::write_atomically(&p, &table)?;
             eprintln!("wrote {}", p.display());
         }
         None => print!("{table}"),

@@ -80,4 +80,21 @@ fn tune_writes_a_table_and_rejects_bad_sizes() {
     assert!(out.is_empty());
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("error: "), "{err}");
+    // A destination that cannot be written is refused before the measurements: one
+    // line, no progress output, no file.
+    let missing = std::env::temp_dir()
+        .join(format!("montmul-no-such-dir-{}", std::process::id()))
+        .join("thresholds.rs");
+    let (code, out, err) = montmul(&[
+        "tune",
+        "--max-limbs",
+        "8",
+        "--out",
+        &missing.to_string_lossy(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: cannot write "), "{err}");
+    assert!(!missing.exists());
 }
