@@ -145,7 +145,7 @@ fn entry_mask_plain(j: usize, index: usize) -> u64 {
 
 /// `out = table[index]` for the ladders' [`Ladder::lookup`]: every entry read in full,
 /// in order, and gathered with its mask by one pass that keeps `out` in registers
-/// ([`crate::simd::select::masked_or_limbs`]; AVX-512F where the CPU has it). The
+/// ([`crate::simd::select::masked_or_limbs`]; AVX2 where the CPU has it). The
 /// masks are made first and hidden from the optimiser all at once (one
 /// [`core::hint::black_box`] on the slice, not one per entry as [`entry_mask`]): it must
 /// assume the words behind the reference changed, so it cannot see they are 0 or all
@@ -190,7 +190,7 @@ impl<L: Limb> Ladder for LimbLadder<'_, L> {
     }
 
     /// As the trait's, with every entry gathered by one masked pass that keeps `out`
-    /// in registers (AVX-512F where the CPU has it).
+    /// in registers (AVX2 where the CPU has it).
     fn lookup<T: Trace>(&self, table: &[Vec<L>], index: usize, out: &mut Vec<L>, trace: &mut T) {
         masked_read(table, index, out, trace);
     }

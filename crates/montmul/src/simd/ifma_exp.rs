@@ -35,7 +35,7 @@
 //!
 //! Table reads are masked copies of whole digit vectors, the trace is the limb
 //! ladder's ([`crate::exp::fixed_window`] is shared): constant-time as
-//! [`crate::exp::pow`]; the table reads are AVX-512 masked ORs of whole entries
+//! [`crate::exp::pow`]; the table reads are masked ORs of whole entries (AVX2)
 //! (`exp::masked_read`, as the limb ladder's). Squarings call the kernel's
 //! `sqr_digits`: its wide squaring from 19 digit vectors (moduli above 7486 bits), the
 //! multiplication below.

@@ -10,7 +10,7 @@
 //!   (`vpmadd52luq`/`vpmadd52huq`), x86-64 only.
 //! - [`ifma_exp`]: constant-time exponentiation on the IFMA kernel's 52-bit digits,
 //!   without converting between the products.
-//! - [`select`]: the exponentiations' constant-time table reads (AVX-512F where the
+//! - [`select`]: the exponentiations' constant-time table reads (AVX2 where the
 //!   CPU has it).
 
 #![allow(unsafe_code)]
