@@ -29,7 +29,9 @@ fn exponents(rng: &mut TestRng, max_len: usize) -> Vec<Vec<u8>> {
         vec![0, 1],
         vec![0, 2],
     ];
-    for len in [1, 2, 3, 5, 8, 12, 16, 24, 32, 40, 64, 96, 128, 160, 256] {
+    for len in [
+        1, 2, 3, 5, 8, 12, 16, 24, 32, 40, 64, 96, 128, 160, 256, 800,
+    ] {
         if len > max_len {
             break;
         }
@@ -94,10 +96,12 @@ fn every_word_size() {
 
 #[test]
 fn large_moduli_64_bit_words() {
-    // 1024 and 2048 bits with exponents up to 2048 bits: every window width runs.
+    // 1024 and 2048 bits with exponents up to 2048 bits (window widths up to 5), and
+    // exponents of 6400 bits (width 6) on a small modulus: every window width runs.
     check_pow::<u64>(11, 1024, 256);
     check_pow::<u64>(12, 2048, 128);
     check_pow::<u64>(13, 3000, 16);
+    check_pow::<u64>(14, 256, 800);
 }
 
 proptest! {
@@ -136,7 +140,8 @@ fn pow_steps_do_not_depend_on_the_exponent_bits() {
         )
         .unwrap();
         let b = base.montgomery_limbs();
-        for len in [1usize, 3, 12, 40, 128, 160] {
+        // Window widths 1, 3, 4, 4, 4, 5, 6 (`exp::ct_window`).
+        for len in [1usize, 3, 12, 40, 128, 200, 800] {
             let random = random_bytes(&mut rng, len);
             let mut one_bit = vec![0u8; len];
             one_bit[len - 1] = 1;
@@ -189,7 +194,7 @@ fn check_digit_path(rng: &mut TestRng, n: &BigUint, max_exp_len: usize) {
         kit::random_below(rng, n),
     ];
     let mut exps = vec![vec![], vec![0], vec![1], vec![0, 1], vec![0xff]];
-    for len in [3, 16, 64, 128, 256, 512] {
+    for len in [3, 16, 64, 128, 256, 512, 800] {
         if len > max_exp_len {
             break;
         }
@@ -236,7 +241,8 @@ fn ifma_digit_path_matches_the_oracle() {
     }
     let mut rng = TestRng::new(0x1fa);
     let sizes: &[(u32, usize)] = &[
-        (640, 256),
+        // Exponents up to 6400 bits: every window width.
+        (640, 800),
         (700, 64),
         (830, 128),
         (831, 64),
