@@ -84,7 +84,8 @@
 //! (`x86::SQR_WIDE_VECTORS`, 118 limbs), where `mul`'s operands and accumulators no
 //! longer fit the registers and it costs about 0.6x of `mul`; at 14-18 vectors it
 //! measured 0.98-1.69x of `mul`. Elsewhere, and for `Full` when 52 d = 64 s, the
-//! squaring is the multiplication. On Zen 4 the loop is bound by `vpmadd52` throughput
+//! squaring is the multiplication, with the operand split into digits once
+//! (`x86::sqr_by_mul`). On Zen 4 the loop is bound by `vpmadd52` throughput
 //! from about 5 vectors (one 512-bit multiply-add a cycle, measured) and below by the
 //! chain of q and the next lane 0: `mul` does 4 V multiply-adds a step, a square at
 //! best 2 V for q n plus the triangle's rows, which at vector granularity come to
@@ -278,8 +279,8 @@ mod x86 {
 
     /// `out = a b R^-1 mod n` for `V` vectors of digits: the conversions and the
     /// word-serial loop of the module doc, then the policy's finish, in registers
-    /// ([`split`], [`shift_up`], [`mul_vectors`], [`finish_store`]). `a`, `b`, `n`,
-    /// `out` have s limbs, and `shape(s)` gives V vectors.
+    /// ([`split`], [`shift_up`], [`product`]). `a`, `b`, `n`, `out` have s limbs, and
+    /// `shape(s)` gives V vectors.
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
@@ -297,12 +298,60 @@ mod x86 {
         // b' = b 2^e < 2^(52 d): d digits, as a and n.
         // SAFETY: the caller guarantees the CPU features; 64 s <= 52 d <= 52 8 V.
         let (av, bv, nv) = unsafe { (split::<V>(a), shift_up(&split::<V>(b), e), split::<V>(n)) };
+        // SAFETY: the caller guarantees the CPU features; out has s words.
+        unsafe { product::<V>(&av, &bv, &nv, n0, d, reduction, out) };
+    }
+
+    /// `out = a a R^-1 mod n` as [`mul`] computes it, with a split into digits once:
+    /// b' = a 2^e is shifted from a's digits, so no second load and split of the same
+    /// words lies between the previous product's store and this one's loop (in a chain
+    /// of squarings both operands wait on that store; measured 2-6% faster than
+    /// [`mul`] with b = a at 640-4096 bits, three alternating runs). Below
+    /// [`SQR_WIDE_VECTORS`], and where [`sqr_wide`] cannot run, this is the squaring:
+    /// the dedicated ones measured slower there (module doc).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512 IFMA.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn sqr_by_mul<const V: usize>(
+        a: &[u64],
+        n: &[u64],
+        n0: u64,
+        reduction: Reduction,
+        out: &mut [u64],
+    ) {
+        let (d, v, e) = shape(n.len());
+        assert!(v == V && a.len() == n.len() && out.len() == n.len());
+        // SAFETY: the caller guarantees the CPU features; 64 s <= 52 d <= 52 8 V.
+        let (av, nv) = unsafe { (split::<V>(a), split::<V>(n)) };
+        let bv = shift_up(&av, e);
+        // SAFETY: the caller guarantees the CPU features; out has s words.
+        unsafe { product::<V>(&av, &bv, &nv, n0, d, reduction, out) };
+    }
+
+    /// The loop and the finish of [`mul`] on split operands: a's and n's digits, b's
+    /// (shifted by e) as vectors.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512 IFMA; `out` has s words (`shape(s)` gives V
+    /// vectors and d digits).
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[inline]
+    unsafe fn product<const V: usize>(
+        av: &[__m512i; V],
+        bv: &[__m512i; V],
+        nv: &[__m512i; V],
+        n0: u64,
+        d: usize,
+        reduction: Reduction,
+        out: &mut [u64],
+    ) {
         // b's digits are read one a step, as scalars.
         let mut bd = [[0u64; 8]; V];
-        store_vectors(&bv, bd.as_flattened_mut());
-        let acc = mul_vectors::<V>(&av, &bd.as_flattened()[..d], &nv, n0, d);
+        store_vectors(bv, bd.as_flattened_mut());
+        let acc = mul_vectors::<V>(av, &bd.as_flattened()[..d], nv, n0, d);
         // SAFETY: the caller guarantees the CPU features; out has s words.
-        unsafe { finish_store::<V>(&acc, &nv, reduction, out) };
+        unsafe { finish_store::<V>(&acc, nv, reduction, out) };
     }
 
     /// The digit-domain core of [`mul`], the `d` word-serial steps of the module doc
@@ -810,9 +859,9 @@ mod x86 {
     type Mul = unsafe fn(&[u64], &[u64], &[u64], u64, Reduction, &mut [u64]);
 
     macro_rules! by_vectors {
-        ($v:expr, $($n:literal)*) => {
+        ($f:ident, $v:expr, $($n:literal)*) => {
             match $v {
-                $($n => mul::<$n>,)*
+                $($n => $f::<$n>,)*
                 _ => unreachable!("more vectors than the largest modulus needs"),
             }
         };
@@ -832,7 +881,7 @@ mod x86 {
         out: &mut [u64],
     ) {
         debug_assert!(shape(n.len()).1 <= super::MAX_VECTORS);
-        let f: Mul = by_vectors!(shape(n.len()).1,
+        let f: Mul = by_vectors!(mul, shape(n.len()).1,
             1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
             21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
         // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
@@ -1125,11 +1174,11 @@ mod x86 {
     /// measured 0.98-1.69x of [`mul`] per call.
     pub const SQR_WIDE_VECTORS: core::ops::RangeInclusive<usize> = 19..=40;
 
-    /// One instance of [`sqr_wide`].
+    /// One instance of [`sqr_wide`] or [`sqr_by_mul`].
     type Sqr = unsafe fn(&[u64], &[u64], u64, Reduction, &mut [u64]);
 
     /// [`sqr_wide`] for moduli of `n.len()` limbs (at most [`super::MAX_VECTORS`]
-    /// vectors), where it measured faster than [`mul`], else [`mul`] with b = a.
+    /// vectors), where it measured faster than [`mul`], else [`sqr_by_mul`].
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512 IFMA.
@@ -1156,8 +1205,13 @@ mod x86 {
                 unsafe { f(a, n, n0, reduction, out) }
             }
             // Elsewhere the multiplication is as fast or faster (measured).
-            // SAFETY: as above.
-            _ => unsafe { mont_mul(a, a, n, n0, reduction, out) },
+            _ => {
+                let f: Sqr = by_vectors!(sqr_by_mul, v,
+                    1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
+                    21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
+                // SAFETY: as above.
+                unsafe { f(a, n, n0, reduction, out) }
+            }
         }
     }
 }
