@@ -858,8 +858,14 @@ mod x86 {
     /// One instance of [`mul`].
     type Mul = unsafe fn(&[u64], &[u64], &[u64], u64, Reduction, &mut [u64]);
 
+    /// `$f::<V>` for the vector count `$v`, 1 ..= [`super::MAX_VECTORS`].
     macro_rules! by_vectors {
-        ($f:ident, $v:expr, $($n:literal)*) => {
+        ($f:ident, $v:expr) => {
+            by_vectors!(@ $f, $v,
+                1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
+                21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40)
+        };
+        (@ $f:ident, $v:expr, $($n:literal)*) => {
             match $v {
                 $($n => $f::<$n>,)*
                 _ => unreachable!("more vectors than the largest modulus needs"),
@@ -881,9 +887,7 @@ mod x86 {
         out: &mut [u64],
     ) {
         debug_assert!(shape(n.len()).1 <= super::MAX_VECTORS);
-        let f: Mul = by_vectors!(mul, shape(n.len()).1,
-            1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
-            21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
+        let f: Mul = by_vectors!(mul, shape(n.len()).1);
         // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
         unsafe { f(a, b, n, n0, reduction, out) }
     }
@@ -1204,11 +1208,10 @@ mod x86 {
                 // checked inside.
                 unsafe { f(a, n, n0, reduction, out) }
             }
-            // Elsewhere the multiplication is as fast or faster (measured).
+            // Elsewhere the multiplication's loop, the operand split once, is as fast or
+            // faster (measured).
             _ => {
-                let f: Sqr = by_vectors!(sqr_by_mul, v,
-                    1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
-                    21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
+                let f: Sqr = by_vectors!(sqr_by_mul, v);
                 // SAFETY: as above.
                 unsafe { f(a, n, n0, reduction, out) }
             }
