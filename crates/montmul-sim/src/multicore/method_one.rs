@@ -37,10 +37,13 @@
 //! come first; each core loads X (when it stays in registers) two words ahead of its
 //! `Mul`s in its first iteration, and M' with its first Y.
 //!
-//! The conditional subtraction (seed 002, sec. 4: "After sixteen iterations and a
-//! conditional substraction") is shared by the p cores (p >= 2, s >= 2p; one core
-//! otherwise): core q takes the result words [q s / p, (q + 1) s / p), and the last
-//! iteration's core takes the top part, whose words it holds in its registers. It sends
+//! From 3 cores the last iteration is split over the cores that have finished, as
+//! method-II splits every iteration, and the conditional subtraction runs on its parts
+//! (module `split`). Otherwise the conditional subtraction (seed 002, sec. 4: "After
+//! sixteen iterations and a conditional substraction") is shared by the p cores
+//! (p >= 2, s >= 2p; one core otherwise): core q takes the result words
+//! [q s / p, (q + 1) s / p), and the last iteration's core takes the top part, whose
+//! words it holds in its registers. It sends
 //! the lower words to the other cores as it makes them (the last iteration stores no
 //! other word). Each core makes its words of 2^(w s) - M from the words of M in its
 //! registers (2^w - 1 is the low half of M_0 M', since M' M_0 = -1 mod 2^w; 2^w - M_0,
@@ -56,6 +59,8 @@ use super::isa::{Addr, Instr, Reg, Traffic};
 use super::program::{Operands, Program, Residency, SCRATCH_REGISTERS};
 use super::Config;
 use crate::SimError;
+
+mod split;
 
 /// Positions per carry block of an iteration. The smallest size with the fewest cycles
 /// on 4 cores at n = 256, w = 16, S_rf = 16, over 2..=32 (test
@@ -491,8 +496,12 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         return generate_columns(config, ops);
     }
     let block = block.max(2);
-    let (set, memory, mut c) = Setup::new(config, ops)?;
+    let (set, mut memory, mut c) = Setup::new(config, ops)?;
     let (s, p, res) = (set.s, set.p, set.res);
+    // The last iteration split over the free cores, where it is (`split`).
+    let tail = split::plan(s, p, block);
+    let tail_at = memory.len() as Addr;
+    memory.resize(memory.len() + split::tail_words(p), 0);
     let regs = &set.regs;
     let (result, sel_at) = (set.result, set.sel_at);
     let (split, parts, own_from) = (set.split, set.parts, set.own_from);
@@ -500,6 +509,10 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
     // Iteration i's bit is kept by its core when that core runs iteration i + p.
     let kept = |i: usize| top_bit && i + p < s;
     for i in 0..s {
+        if let (Some(parts), true) = (&tail, i + 1 == s) {
+            split::emit(&set, &mut c, parts, top_bit, tail_at);
+            break;
+        }
         let core = set.begin(&mut c, i);
         let fresh = i == 0;
         let last = i + 1 == s;
@@ -559,7 +572,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         // words are made there instead, after its loads of M (M does not change), where
         // the core waits anyway.
         let early = s > p + 1;
-        let negate_here = (last && !early) || (early && i + p + 1 == s);
+        let negate_here = tail.is_none() && ((last && !early) || (early && i + p + 1 == s));
         let mut negate: std::collections::VecDeque<Instr> = if negate_here {
             std::iter::once(Instr::Mul {
                 rd: ONES,
@@ -818,7 +831,9 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         }
         c.age = i as u32;
     }
-    set.other_parts(&mut c);
+    if tail.is_none() {
+        set.other_parts(&mut c);
+    }
     Ok(Program {
         cores: c.code,
         memory,
