@@ -515,8 +515,9 @@ fn seed_002_fig_6() {
     }
     // Method-I gets worse beyond 4 cores (the memory port: X is loaded once per core).
     let i4 = cycles(Method::MethodI, 4);
-    assert!(cycles(Method::MethodI, 6) > i4);
-    assert!(cycles(Method::MethodI, 8) > i4);
+    for p in 5..=8 {
+        assert!(cycles(Method::MethodI, p) > i4, "method-I p = {p}");
+    }
     // Method-II is fastest on 6 cores.
     let ii: Vec<u64> = (1..=8)
         .map(|p| {

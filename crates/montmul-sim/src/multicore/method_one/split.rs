@@ -141,6 +141,9 @@ pub(super) fn emit(set: &Setup, c: &mut Code, parts: &[Part], top_bit: bool, tai
         }
         c.age = s as u32;
         compare(set, c, k, part, top, top_bit);
+        let (ra, rb) = result_words(part, top);
+        let z = |j: usize| set.regs.w + (j + 1) as Reg;
+        differences(c, &set.regs, core, (ra, rb), &z);
     }
     for (k, &part) in parts.iter().enumerate() {
         let top = k + 1 == count;
@@ -186,8 +189,8 @@ fn row_word(regs: &Regs, base: Reg, part: Part, t: usize) -> Instr {
     }
 }
 
-/// What needs no Z: the part's row P (X loaded two ahead when it does not stay), its
-/// words of 2^(w s) - M, and its loads of M.
+/// What needs no Z: the part's loads of M, its row P (X loaded two ahead when it does
+/// not stay), and its words of 2^(w s) - M.
 fn rows_before_z(set: &Setup, c: &mut Code, part: Part, top: bool, owns_e: bool) {
     let (core, regs) = (part.core, &set.regs);
     let pb = regs.p;
@@ -196,6 +199,13 @@ fn rows_before_z(set: &Setup, c: &mut Code, part: Part, top: bool, owns_e: bool)
             c.load(core, set.x_reg(j), set.x_at + j as Addr, Traffic::Operand);
         }
     };
+    // The loads of M before the row P: the port is less busy as the core's last
+    // iteration ends than later (docs/ARCHITECTURES.md, Fig. 6).
+    if !set.res.m {
+        for j in part.lo..part.hi {
+            c.load(core, set.m_reg(j), set.m_at + j as Addr, Traffic::Operand);
+        }
+    }
     x_load(c, part.lo);
     x_load(c, part.lo + 1);
     for j in part.lo..part.hi {
@@ -218,11 +228,6 @@ fn rows_before_z(set: &Setup, c: &mut Code, part: Part, top: bool, owns_e: bool)
         c.emit(core, set.neg_m_word(j));
     }
     c.in_loop = true;
-    if !set.res.m {
-        for j in part.lo..part.hi {
-            c.load(core, set.m_reg(j), set.m_at + j as Addr, Traffic::Operand);
-        }
-    }
 }
 
 /// The row Q = M T on the part's products, its `Mul`s one step ahead of its chain.
@@ -395,6 +400,4 @@ fn compare(set: &Setup, c: &mut Code, k: usize, part: Part, top: bool, top_bit: 
         c.adc(core, CARRY[CHAIN_D], ZERO, ZERO);
         c.store(core, CARRY[CHAIN_D], set.carry_at(k + 1), Traffic::Epilogue);
     }
-    let z = |j: usize| regs.w + (j + 1) as Reg;
-    differences(c, regs, core, (ra, rb), &z);
 }
