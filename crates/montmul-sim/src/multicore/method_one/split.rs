@@ -22,10 +22,11 @@
 //! ```
 //!
 //! B is the boundary from the part below, its sum's bits from position lo on: a word
-//! and a bit of weight r^(lo+1). A part's sum is below 2 r^(K+1) (Z < r^K, P and Q at
-//! most (r^K - 1)(r - 1) each, B at most 2r - 2), so the carries out of its top
-//! position, one per chain, add up to one bit. The top part's top position is s, and
-//! that bit is Z's extra bit.
+//! and a bit of weight r^(lo+1). A part's sum is below 2 r^(K+1) (below the top part:
+//! Z < r^K, P and Q at most (r^K - 1)(r - 1) each, B at most 2r - 2; the top part's
+//! sum is that of the whole iteration from position lo on, and Z + P + Q < 2 M r), so
+//! the carries out of its top position, one per chain, add up to one bit. The top
+//! part's top position is s, and that bit is Z's extra bit.
 //!
 //! The final subtraction runs on the same parts: each makes the carry of
 //! Z + (2^(w s) - M) on its result words from the carry of the part below; the top
