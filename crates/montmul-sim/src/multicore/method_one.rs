@@ -177,14 +177,20 @@ impl Regs {
     /// The chain instruction that makes row word t (1 <= t <= s): L_t + H_(t-1) + Ca,
     /// or H_(s-1) + Ca for the top word. `first`: `Add` instead of `Adc`.
     fn row_op(&self, base: Reg, t: usize, first: bool) -> Instr {
-        let (rd, rj, rk) = if t < self.s {
+        self.row_op_to(base, t, self.s, first)
+    }
+
+    /// [`Regs::row_op`] for a row whose products end below position `top` (a part of
+    /// the split last iteration): H_(top-1) + Ca at t = top.
+    fn row_op_to(&self, base: Reg, t: usize, top: usize, first: bool) -> Instr {
+        let (rd, rj, rk) = if t < top {
             (
                 Self::low(base, t),
                 Self::low(base, t),
                 Self::high(base, t - 1),
             )
         } else {
-            (self.row_word(base, self.s), Self::high(base, t - 1), ZERO)
+            (self.row_word(base, t), Self::high(base, t - 1), ZERO)
         };
         if first {
             Instr::Add { rd, rj, rk }

@@ -174,20 +174,7 @@ fn result_words(part: Part, top: bool) -> (usize, usize) {
 /// H_(hi-1) + Ca at hi (a high half is at most 2^w - 2, with the kept bit 2^w - 1;
 /// the row is then still below r^(K+1)).
 fn row_word(regs: &Regs, base: Reg, part: Part, t: usize) -> Instr {
-    let (rd, rj, rk) = if t < part.hi {
-        (
-            Regs::low(base, t),
-            Regs::low(base, t),
-            Regs::high(base, t - 1),
-        )
-    } else {
-        (regs.row_word(base, t), Regs::high(base, t - 1), ZERO)
-    };
-    if t == part.lo + 1 {
-        Instr::Add { rd, rj, rk }
-    } else {
-        Instr::Adc { rd, rj, rk }
-    }
+    regs.row_op_to(base, t, part.hi, t == part.lo + 1)
 }
 
 /// What needs no Z: the part's loads of M, its row P (X loaded two ahead when it does
