@@ -40,19 +40,19 @@
 //! From 3 cores the last iteration is split over the cores that have finished, as
 //! method-II splits every iteration, and the conditional subtraction runs on its parts
 //! (module `split`). Otherwise the conditional subtraction (seed 002, sec. 4: "After
-//! sixteen iterations and a conditional substraction") is shared by the p cores (p >=
-//! 2, s >= 2p; one core otherwise): core q takes the result words [q s / p, (q + 1) s /
-//! p), and the last iteration's core takes the top part, whose words it holds in its
-//! registers. It sends the lower words to the other cores as it makes them (the last
-//! iteration stores no other word). Each core makes its words of 2^(w s) - M from the
-//! words of M in its registers (2^w - 1 is the low half of M_0 M', since M' M_0 = -1
-//! mod 2^w; 2^w - M_0, then (2^w - 1) - M_j, one `Sub` each), runs the carry chain D =
-//! Z + (2^(w s) - M) on its words, from the carry of the core below and to the core
-//! above, through memory; the last core's carry out of Z + (2^(w(s+1)) - M) is 1
-//! exactly when Z >= M, and is sent to every core as the selector c. Each result word
-//! is Z_j + c (D_j - Z_j) mod 2^w (`Sub`, `Mul` by c, `Add`, store: no carry crosses a
-//! word). Its top word is 0 (the result is below M), which the data memory already
-//! holds.
+//! sixteen iterations and a conditional substraction") is shared by the p cores
+//! (p >= 2, s >= 2p; one core otherwise): core q takes the result words
+//! [q s / p, (q + 1) s / p), and the last iteration's core takes the top part, whose
+//! words it holds in its registers. It sends the lower words to the other cores as it
+//! makes them (the last iteration stores no other word). Each core makes its words of
+//! 2^(w s) - M from the words of M in its registers (2^w - 1 is the low half of M_0 M',
+//! since M' M_0 = -1 mod 2^w; 2^w - M_0, then (2^w - 1) - M_j, one `Sub` each), runs
+//! the carry chain D = Z + (2^(w s) - M) on its words, from the carry of the core below
+//! and to the core above, through memory; the last core's carry out of
+//! Z + (2^(w(s+1)) - M) is 1 exactly when Z >= M, and is sent to every core as the
+//! selector c. Each result word is Z_j + c (D_j - Z_j) mod 2^w (`Sub`, `Mul` by c,
+//! `Add`, store: no carry crosses a word). Its top word is 0 (the result is below M),
+//! which the data memory already holds.
 
 use super::emit::Emit;
 use super::isa::{Addr, Instr, Reg, Traffic};
