@@ -142,9 +142,6 @@ pub(super) fn emit(set: &Setup, c: &mut Code, parts: &[Part], top_bit: bool, tai
         }
         c.age = s as u32;
         compare(set, c, k, part, top, top_bit);
-        let (ra, rb) = result_words(part, top);
-        let z = |j: usize| set.regs.w + (j + 1) as Reg;
-        differences(c, &set.regs, core, (ra, rb), &z);
     }
     for (k, &part) in parts.iter().enumerate() {
         let top = k + 1 == count;
@@ -388,4 +385,6 @@ fn compare(set: &Setup, c: &mut Code, k: usize, part: Part, top: bool, top_bit: 
         c.adc(core, CARRY[CHAIN_D], ZERO, ZERO);
         c.store(core, CARRY[CHAIN_D], set.carry_at(k + 1), Traffic::Epilogue);
     }
+    let z = |j: usize| regs.w + (j + 1) as Reg;
+    differences(c, regs, core, (ra, rb), &z);
 }
