@@ -41,6 +41,10 @@ struct MulticoreArgs {
     /// S_rf: registers per core for words of X, M and Z.
     #[arg(long, default_value_t = 16)]
     regs: usize,
+    /// End each multiplication by storing the result to the data memory (seed 002's
+    /// counts leave it in the cores' registers, ready for the next multiplication).
+    #[arg(long)]
+    write_back: bool,
     /// Seed of the random operands.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -164,6 +168,7 @@ fn multicore(a: MulticoreArgs) -> Result<(), CliError> {
         bits: a.bits,
         word: a.word,
         registers: a.regs,
+        write_back: a.write_back,
     };
     if a.cores.is_empty() {
         return Err(CliError("--cores: give at least one core count".into()));
@@ -196,11 +201,16 @@ fn multicore(a: MulticoreArgs) -> Result<(), CliError> {
         return Ok(());
     }
     println!(
-        "method-{}, n = {}, w = {}, S_rf = {} (products checked against montmul cios; 1 core runs single-core FIOS)",
+        "method-{}, n = {}, w = {}, S_rf = {}, result {} (products checked against montmul cios; 1 core runs single-core FIOS)",
         if a.method == 1 { "I" } else { "II" },
         a.bits,
         a.word,
-        a.regs
+        a.regs,
+        if a.write_back {
+            "stored to memory"
+        } else {
+            "left in registers"
+        }
     );
     println!(
         "{:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>8} {:>6} {:>6} {:>8}",

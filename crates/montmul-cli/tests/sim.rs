@@ -123,6 +123,43 @@ fn multicore_json_rows_per_core_count() {
 }
 
 #[test]
+fn multicore_write_back_adds_the_result_stores() {
+    let run = |method: &str, extra: &[&str]| {
+        let mut args = vec![
+            "sim",
+            "multicore",
+            "--bits",
+            "256",
+            "--cores",
+            "1,4",
+            "--method",
+            method,
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    for (method, words) in [("1", 16), ("2", 17)] {
+        let (kept, stored) = (run(method, &[]), run(method, &["--write-back"]));
+        for (k, s) in kept
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(stored.as_array().unwrap())
+        {
+            // One core runs single-core FIOS, which stores s + 1 words.
+            let words = if k["cores"] == 1 { 17 } else { words };
+            assert_eq!(s["loads"], k["loads"], "{k} {s}");
+            assert_eq!(
+                s["stores"].as_u64().unwrap(),
+                k["stores"].as_u64().unwrap() + words,
+                "{k} {s}"
+            );
+        }
+    }
+}
+
+#[test]
 fn multicore_text_has_one_row_per_core_count() {
     let out = montmul(&[
         "sim",
@@ -137,6 +174,7 @@ fn multicore_text_has_one_row_per_core_count() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("method-I, n = 128"), "{text}");
+    assert!(text.contains("result left in registers"), "{text}");
     assert_eq!(text.lines().count(), 4, "{text}");
 }
 

@@ -11,7 +11,7 @@
 //! in the execute stage, so a load issued the cycle after a store sees the stored word.
 //! A bundle with more than one access is serialised, one extra cycle per access.
 
-use super::isa::{Instr, Traffic};
+use super::isa::{Instr, Reg, Traffic};
 use crate::SimError;
 
 /// Pipeline stages of a core.
@@ -100,6 +100,11 @@ impl Machine {
     /// The data memory.
     pub fn memory(&self) -> &[u64] {
         &self.memory
+    }
+
+    /// Register `r` of core `core`.
+    pub fn register(&self, core: usize, r: Reg) -> u64 {
+        self.regs[core][usize::from(r)]
     }
 
     /// Runs `bundles` (one instruction per core each) from cycle 0; every instruction

@@ -51,8 +51,9 @@
 //! and to the core above, through memory; the last core's carry out of
 //! Z + (2^(w(s+1)) - M) is 1 exactly when Z >= M, and is sent to every core as the
 //! selector c. Each result word is Z_j + c (D_j - Z_j) mod 2^w (`Sub`, `Mul` by c,
-//! `Add`, store: no carry crosses a word). Its top word is 0 (the result is below M),
-//! which the data memory already holds.
+//! `Add`: no carry crosses a word), made in a register of its core, where it stays;
+//! with write-back ([`Config::write_back`]) the core also stores it. Its top word is 0
+//! (the result is below M): it is not made, and the data memory already holds it.
 
 use super::emit::Emit;
 use super::isa::{Addr, Instr, Reg, Traffic};
@@ -213,6 +214,8 @@ struct Code {
     /// Per core: `Sub`s that wait one instruction before they are emitted (so that the
     /// captured carry they read is ready).
     pending: Vec<Vec<Instr>>,
+    /// Where each of the s result words is made: (core, register).
+    result_regs: Vec<(usize, Reg)>,
 }
 
 impl Emit for Code {
@@ -272,7 +275,8 @@ struct Setup {
     mp_at: Addr,
     z_at0: Addr,
     e_at0: Addr,
-    result: Addr,
+    /// The result in memory, with write-back.
+    result: Option<Addr>,
     carry_at0: Addr,
     sel_at: Addr,
     /// Whether the final subtraction is split between the cores.
@@ -311,7 +315,7 @@ impl Setup {
         // Z_0..Z_(s-1) of iterations 0..s-2, the bits that travel, and the result.
         let z_at0 = place(&vec![0; s * s]);
         let e_at0 = place(&vec![0; s]);
-        let result = place(&vec![0; s + 1]);
+        let result = config.write_back.then(|| place(&vec![0; s + 1]));
         // The final subtraction's carries between cores, and its selector.
         let carry_at0 = place(&vec![0; p + 1]);
         let sel_at = place(&[0]);
@@ -346,6 +350,7 @@ impl Setup {
             ages: vec![Vec::new(); p],
             age: 0,
             pending: vec![Vec::new(); p],
+            result_regs: vec![(0, ZERO); s],
         };
         for core in 0..p {
             c.age = core as u32;
@@ -829,7 +834,8 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         if last {
             // Result = Z + SEL (2^(w s) - M) mod 2^(w s): Z - M when Z >= M, else Z. The
             // words of Z + (2^(w s) - M) are made, so each result word is Z_j + SEL E_j
-            // with E_j = D_j - Z_j mod 2^w: no carry, one Mul, one Add, one store.
+            // with E_j = D_j - Z_j mod 2^w: no carry, one Mul, one Add (and a store with
+            // write-back).
             c.in_loop = false;
             c.age = s as u32;
             let z = |j: usize| regs.w + (j + 1) as Reg;
@@ -843,6 +849,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
     Ok(Program {
         cores: c.code,
         memory,
+        result_regs: c.result_regs,
         result,
         registers: regs.total,
         in_loop: c.marks,
@@ -1049,6 +1056,7 @@ pub fn generate_columns(config: &Config, ops: &Operands<'_>) -> Result<Program, 
     Ok(Program {
         cores: c.code,
         memory,
+        result_regs: c.result_regs,
         result,
         registers: total,
         in_loop: c.marks,
@@ -1078,11 +1086,12 @@ fn differences(
 }
 
 /// The result words [a, b) = Z_j + SEL E_j mod 2^w (one `Mul` by the selector, one
-/// `Add`), stored at `result` (`z`: the registers of Z's words).
+/// `Add`) in the core's result registers, where they stay; with write-back also stored
+/// at `result` (`z`: the registers of Z's words).
 fn select(
     c: &mut Code,
     regs: &Regs,
-    result: Addr,
+    result: Option<Addr>,
     core: usize,
     (a, b): (usize, usize),
     z: &dyn Fn(usize) -> Reg,
@@ -1091,15 +1100,20 @@ fn select(
     for j in a..b {
         c.mul(core, v(j), SEL, regs.e + j as Reg);
     }
+    let store = |c: &mut Code, j: usize| {
+        if let Some(result) = result {
+            let at = result + j as Addr;
+            c.store(core, regs.r + j as Reg, at, Traffic::Epilogue);
+        }
+    };
     for j in a..b {
         c.add(core, regs.r + j as Reg, z(j), v(j));
+        c.result_regs[j] = (core, regs.r + j as Reg);
         if j > a {
-            let at = result + (j - 1) as Addr;
-            c.store(core, regs.r + (j - 1) as Reg, at, Traffic::Epilogue);
+            store(c, j - 1);
         }
     }
     if b > a {
-        let at = result + (b - 1) as Addr;
-        c.store(core, regs.r + (b - 1) as Reg, at, Traffic::Epilogue);
+        store(c, b - 1);
     }
 }

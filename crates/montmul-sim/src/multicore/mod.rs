@@ -77,6 +77,11 @@ pub struct Config {
     pub word: u32,
     /// S_rf: registers per core for words of X, M and Z.
     pub registers: usize,
+    /// Whether the program ends by storing the result's words to the data memory. Seed
+    /// 002 leaves the result in the cores' registers ("stored separately in four cores.
+    /// Z can be written to the data memory or can be used by another modular
+    /// multiplication", sec. 4), so its cycle counts (Fig. 6) are without these stores.
+    pub write_back: bool,
 }
 
 impl Config {
@@ -141,7 +146,8 @@ pub struct Report {
 }
 
 /// Simulates one multiplication on the platform `config`: generates the program, packs
-/// it, runs it on `(m, x, y)` and reads the product from the data memory.
+/// it, runs it on `(m, x, y)` and reads the product from the cores' registers, or from
+/// the data memory when the program writes it back ([`Config::write_back`]).
 ///
 /// `m` must be odd with exactly `config.bits` bits; `x` and `y` below `m`.
 pub fn simulate(
@@ -185,8 +191,14 @@ pub fn simulate_blocks(
         schedule::pack(&prog.cores, prog.registers, &prog.in_loop, &prog.urgency)?;
     let mut machine = Machine::new(config.cores, prog.registers, w, prog.memory);
     let stats = machine.run_marked(&bundles, &in_loop)?;
-    let at = prog.result as usize;
-    let out = &machine.memory()[at..at + s + 1];
+    let out: Vec<u64> = match prog.result {
+        Some(at) => machine.memory()[at as usize..at as usize + s + 1].to_vec(),
+        None => prog
+            .result_regs
+            .iter()
+            .map(|&(core, r)| machine.register(core, r))
+            .collect(),
+    };
     let product = out
         .iter()
         .rev()
@@ -295,6 +307,7 @@ mod trace {
                         bits: 256,
                         word: 16,
                         registers: 16,
+                        write_back: false,
                     };
                     simulate_checked(&config, &m, &x, &y).unwrap().stats.cycles
                 })
@@ -306,6 +319,7 @@ mod trace {
                 bits: 256,
                 word: 16,
                 registers: 16,
+                write_back: false,
             };
             println!("{:?}", simulate_checked(&config, &m, &x, &y).unwrap().stats);
             if method == Method::MethodI {
@@ -350,6 +364,7 @@ mod trace {
             bits: 256,
             word: 16,
             registers: 16,
+            write_back: false,
         };
         let words = OperandWords::new(&config, &m, &x, &y);
         let ops = words.operands();

@@ -37,8 +37,9 @@
 //! After the loop an epilogue (`Builder::epilogue`) adds the carries in, with the
 //! carries rippling up from core to core, subtracts M when Z >= M (the carry of Z +
 //! (2^(w(s+1)) - M), rippling up the same way and sent back to every core, which
-//! selects each of its words with a `Mul`, since the ISA has no branch) and stores the
-//! s + 1 words of the result.
+//! selects each of its words with a `Mul`, since the ISA has no branch) into registers
+//! of its own, where the s + 1 words of the result stay (and, with write-back, are
+//! stored).
 
 use super::emit::Emit;
 use super::isa::{Addr, Instr, Reg, Traffic};
@@ -166,13 +167,16 @@ struct Iteration {
     e_hi_out: Dst,
 }
 
-/// The registers of the accumulator and the two row buffers, after the S_rf registers.
+/// The registers of the accumulator, the two row buffers and the result, after the
+/// S_rf registers.
 #[derive(Clone, Copy)]
 struct Blocks {
     /// The first registers of the rows P and Q (s + 1 each).
     rows: [Reg; 2],
     /// The first register of the accumulator window (s + 1).
     window: Reg,
+    /// The first register of the result words (s + 1; a core uses those of its slice).
+    result: Reg,
 }
 
 impl Blocks {
@@ -182,6 +186,7 @@ impl Blocks {
         Blocks {
             rows: [base, base + len],
             window: base + 2 * len,
+            result: base + 3 * len,
         }
     }
 
@@ -192,22 +197,26 @@ impl Blocks {
 
     /// Registers per core for S_rf = `registers` and s words.
     fn total(registers: usize, s: usize) -> usize {
-        SCRATCH_REGISTERS + registers + 3 * (s + 1)
+        SCRATCH_REGISTERS + registers + 4 * (s + 1)
     }
 }
 
 /// A generated program: one instruction stream per core, the initial data memory, and
-/// where the s + 1 words of the result will be.
+/// where the words of the result will be.
 #[derive(Clone, Debug)]
 pub struct Program {
     /// One instruction stream per core.
     pub cores: Vec<Vec<Instr>>,
     /// The data memory before the run.
     pub memory: Vec<u64>,
-    /// Address of the result (s + 1 words, the top one zero).
-    pub result: Addr,
-    /// Registers per core: [`SCRATCH_REGISTERS`] + S_rf + 3 (s + 1) (the accumulator
-    /// and the two rows of products).
+    /// The registers that hold the result's words when the program ends, lowest word
+    /// first: (core, register) (s or s + 1 words; a top word, when there is one, is 0).
+    pub result_regs: Vec<(usize, Reg)>,
+    /// With write-back ([`Config::write_back`]): the address of the result in the data
+    /// memory (s + 1 words, the top one zero).
+    pub result: Option<Addr>,
+    /// Registers per core (single core and method-II: [`SCRATCH_REGISTERS`] + S_rf +
+    /// 4 (s + 1), the accumulator, the two rows of products and the result).
     pub registers: usize,
     /// Per core and instruction, whether it belongs to the loop (seed 002's counts) or
     /// to the epilogue (the final carries and conditional subtraction).
@@ -252,7 +261,8 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         Method::MethodI => return super::method_one::generate(config, ops, block),
     };
     let loop_end: Vec<usize> = b.code.iter().map(Vec::len).collect();
-    let result = b.epilogue(&parts, s, config.registers, &layout);
+    let blocks = Blocks::new(config.registers, s);
+    let (result, result_regs) = b.epilogue(&parts, s, config, &layout, blocks.result);
     let in_loop = b
         .code
         .iter()
@@ -262,6 +272,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
     Ok(Program {
         cores: b.code,
         memory: b.memory,
+        result_regs,
         result,
         registers: Blocks::total(config.registers, s),
         in_loop,
@@ -779,13 +790,23 @@ impl Builder {
     /// After the loop: every core adds its E into its words and passes the carry up
     /// (stage 1), computes the carry of Z + (2^(w(s+1)) - M) over its words and passes
     /// it up (stage 2); the top core's carry, 1 exactly when Z >= M, goes back to every
-    /// core (stage 3), which recomputes its words of Z - M and stores, word by word,
+    /// core (stage 3), which recomputes its words of Z - M and makes, word by word,
     /// Z + carry (Z - M - Z) (stage 4: a `Mul` by the carry selects, since the ISA has
-    /// no branch; `Sub`s keep the carry flag of the chain intact). Returns the address
-    /// of the s + 1 result words.
-    fn epilogue(&mut self, parts: &[Part], s: usize, registers: usize, layout: &Layout) -> Addr {
-        let n = parts.len();
-        let result = self.alloc(s + 1);
+    /// no branch; `Sub`s keep the carry flag of the chain intact) in the register
+    /// `result_base` + its position, where it stays; with write-back it stores it too.
+    /// Returns the address of the s + 1 result words in memory (with write-back) and
+    /// their registers.
+    fn epilogue(
+        &mut self,
+        parts: &[Part],
+        s: usize,
+        config: &Config,
+        layout: &Layout,
+        result_base: Reg,
+    ) -> (Option<Addr>, Vec<(usize, Reg)>) {
+        let (n, registers) = (parts.len(), config.registers);
+        let result = config.write_back.then(|| self.alloc(s + 1));
+        let mut result_regs = vec![(0, ZERO); s + 1];
         let carry_slot: Vec<Addr> = (0..n).map(|_| self.alloc(1)).collect();
         let borrow_slot: Vec<Addr> = (0..n).map(|_| self.alloc(1)).collect();
         let select_slot = self.alloc(1);
@@ -886,7 +907,10 @@ impl Builder {
                 let dv = self.neg_m_pair(c, k, first, chunk, layout);
                 // result = V + carry (D - V), two words interleaved; Sub and Mul leave
                 // the chain's carry flag alone.
-                let (us, rs) = (&PAIR_U[..dv.len()], &PAIR_S[..dv.len()]);
+                let us = &PAIR_U[..dv.len()];
+                let rs: Vec<Reg> = (0..dv.len())
+                    .map(|t| result_base + (first + t) as Reg)
+                    .collect();
                 for (&u, &(d, v)) in us.iter().zip(&dv) {
                     self.sub(c, u, d, v);
                 }
@@ -900,11 +924,14 @@ impl Builder {
                     self.sub(c, r, v, u);
                 }
                 for (t, &r) in rs.iter().enumerate() {
-                    self.store(c, r, result + (first + t) as Addr, Traffic::Epilogue);
+                    result_regs[first + t] = (c, r);
+                    if let Some(at) = result {
+                        self.store(c, r, at + (first + t) as Addr, Traffic::Epilogue);
+                    }
                 }
             }
         }
-        result
+        (result, result_regs)
     }
 
     /// Stage 2's start: core `k > 0` loads the carry from the core below into DC and

@@ -31,8 +31,8 @@
 //! The final subtraction runs on the same parts: each makes the carry of
 //! Z + (2^(w s) - M) on its result words from the carry of the part below; the top
 //! part's carry out of Z + (2^(w(s+1)) - M) is the selector (1 exactly when Z >= M);
-//! then each part selects and stores its words ([`super::differences`],
-//! [`super::select`]).
+//! then each part selects its words ([`super::differences`], [`super::select`]), and
+//! stores them with write-back.
 //!
 //! The moves the split adds (Y_(s-1) to the other parts' cores, T, the boundaries, the
 //! kept bit of Z) count with the final subtraction's, so that the loop's loads and
