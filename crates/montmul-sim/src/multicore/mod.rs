@@ -11,7 +11,7 @@
 //! The seed leaves the code itself open; what this model assumes is stated where it is
 //! decided: the pipeline timing in [`machine`], the packing in `schedule`, the
 //! instruction sequence per word, the local carries and the final subtraction in
-//! [`program`]. Two choices matter for the figures:
+//! [`program`]. Three choices matter for the figures:
 //!
 //! - S_rf is the number of registers that hold words of X, M and Z, as in the seed's
 //!   Table 3: k words stay in registers when S_rf >= k (the ranges of Table 3 closed
@@ -22,6 +22,9 @@
 //!   plus a few additions per iteration for the rows' top words and local carries.
 //!   Method-I cuts its chains into blocks, so that each iteration's low words leave
 //!   early, at 5 more additions per cut ([`method_one`]).
+//! - A multiplication ends with its result in the cores' registers, where seed 002
+//!   leaves it ("stored separately in four cores", sec. 4);
+//!   [`Config::write_back`] adds the stores of the result to the data memory.
 
 mod emit;
 pub mod isa;
