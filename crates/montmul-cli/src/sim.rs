@@ -66,6 +66,7 @@ struct MulticoreRow {
     n_mul: u64,
     n_add: u64,
     speedup: f64,
+    write_back: bool,
 }
 
 /// Arguments of `montmul sim systolic`.
@@ -194,6 +195,7 @@ fn multicore(a: MulticoreArgs) -> Result<(), CliError> {
             n_mul: st.loop_muls,
             n_add: st.loop_adds,
             speedup: baseline.stats.cycles as f64 / st.cycles as f64,
+            write_back: a.write_back,
         });
     }
     if a.json {

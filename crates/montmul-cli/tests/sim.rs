@@ -147,6 +147,8 @@ fn multicore_write_back_adds_the_result_stores() {
             .iter()
             .zip(stored.as_array().unwrap())
         {
+            assert_eq!(k["write_back"], false, "{k}");
+            assert_eq!(s["write_back"], true, "{s}");
             // One core runs single-core FIOS, which stores s + 1 words.
             let words = if k["cores"] == 1 { 17 } else { words };
             assert_eq!(s["loads"], k["loads"], "{k} {s}");
