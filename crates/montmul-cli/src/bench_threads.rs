@@ -6,14 +6,15 @@
 //!   once per word of the multiplier ([`montmul::parallel::mont_mul_split`]), at
 //!   4096..65536 bits by default. The seed asks from which size on the work of one
 //!   iteration outweighs the exchange between cores; the ratio column answers it here.
-//! - **batches**: independent exponentiations spread over a rayon pool of p threads
-//!   ([`montmul::parallel::pow_batch`]), which is how throughput scales with cores.
+//! - **batches**: independent exponentiations and multiplications spread over a rayon
+//!   pool of p threads ([`montmul::parallel::pow_batch`],
+//!   [`montmul::parallel::mul_batch`]), which is how throughput scales with cores.
 //!
 //! Every configuration's output is checked against num-bigint before it is timed.
 
 use std::time::Duration;
 
-use montmul::parallel::{mont_mul_split, pow_batch, threads_used};
+use montmul::parallel::{mont_mul_split, mul_batch, pow_batch, threads_used};
 use montmul::{kernel, Limb, Modulus, Reduction, Residue};
 use montmul_peers::Inputs;
 use num_bigint::BigUint;
@@ -26,6 +27,41 @@ fn limbs(x: &BigUint, s: usize) -> Vec<u64> {
     let mut v = x.to_u64_digits();
     v.resize(s, 0);
     v
+}
+
+/// Products in one `mul-batch` batch: enough for each thread's share to outlast the
+/// pool's hand-off many times over.
+const MUL_BATCH: usize = 4096;
+
+/// Times `work` run inside each pool (the same work on 1..N threads), one row per pool.
+fn time_on_pools<R: Send>(
+    pools: &[rayon::ThreadPool],
+    args: &Args,
+    target: Duration,
+    (op, bits): (&'static str, u32),
+    work: &(dyn Fn() -> R + Sync),
+) -> Vec<Row> {
+    let mut runners: Vec<Box<dyn FnMut(u64) + '_>> = pools
+        .iter()
+        .map(|pool| {
+            Box::new(move |iters: u64| {
+                for _ in 0..iters {
+                    std::hint::black_box(pool.install(work));
+                }
+            }) as Box<dyn FnMut(u64)>
+        })
+        .collect();
+    let medians = measure(&mut runners, args.rounds, target);
+    pools
+        .iter()
+        .zip(medians)
+        .map(|(pool, ns)| Row {
+            op,
+            bits,
+            name: format!("rayon:{}", pool.current_num_threads()),
+            ns,
+        })
+        .collect()
 }
 
 /// `montmul bench --threads N`.
@@ -133,26 +169,47 @@ pub fn run(args: &Args, threads: usize) -> Result<(), CliError> {
             ));
         }
     }
-    let mut runners: Vec<Box<dyn FnMut(u64) + '_>> = pools
+    let work = || pow_batch(&batch, &inputs.e);
+    rows.extend(time_on_pools(
+        &pools,
+        args,
+        target,
+        ("pow-batch", 2048),
+        &work,
+    ));
+
+    // MUL_BATCH products of 2048-bit residues: a_k b with a_k = a + k mod n.
+    let (n, a, b) = (
+        BigUint::from_bytes_be(&inputs.n),
+        BigUint::from_bytes_be(&inputs.a),
+        BigUint::from_bytes_be(&inputs.b),
+    );
+    let factors: Vec<BigUint> = (0..MUL_BATCH).map(|k| (&a + k) % &n).collect();
+    let left = factors
         .iter()
-        .map(|pool| {
-            let (batch, e) = (&batch, &inputs.e);
-            Box::new(move |iters: u64| {
-                for _ in 0..iters {
-                    std::hint::black_box(pool.install(|| pow_batch(batch, e)));
-                }
-            }) as Box<dyn FnMut(u64)>
-        })
-        .collect();
-    let medians = measure(&mut runners, args.rounds, target);
-    for (&p, ns) in counts.iter().zip(medians) {
-        rows.push(Row {
-            op: "pow-batch",
-            bits: 2048,
-            name: format!("rayon:{p}"),
-            ns,
-        });
+        .map(|x| Residue::from_be_bytes(&m, &x.to_bytes_be()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let right = vec![Residue::from_be_bytes(&m, &inputs.b)?; MUL_BATCH];
+    for pool in &pools {
+        let got = pool.install(|| mul_batch(&left, &right));
+        let wrong = got
+            .iter()
+            .zip(&factors)
+            .any(|(r, x)| BigUint::from_bytes_be(&r.to_be_bytes()) != x * &b % &n);
+        if wrong {
+            return Err(CliError(
+                "a batched multiplication disagrees with num-bigint".into(),
+            ));
+        }
     }
+    let work = || mul_batch(&left, &right);
+    rows.extend(time_on_pools(
+        &pools,
+        args,
+        target,
+        ("mul-batch", 2048),
+        &work,
+    ));
 
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
@@ -178,7 +235,8 @@ pub fn run(args: &Args, threads: usize) -> Result<(), CliError> {
     }
     println!(
         "mul-split: one multiplication over p threads (seed 002 method-II); pow-batch: {} \
-         exponentiations of 2048 bits on a pool of p threads. speed-up is against p = 1.",
+         exponentiations, mul-batch: {MUL_BATCH} multiplications of 2048 bits on a pool of p \
+         threads. speed-up is against p = 1.",
         2 * threads
     );
     Ok(())

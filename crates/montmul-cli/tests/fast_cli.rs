@@ -98,3 +98,43 @@ fn tune_writes_a_table_and_rejects_bad_sizes() {
     assert!(err.starts_with("error: cannot write "), "{err}");
     assert!(!missing.exists());
 }
+
+/// `bench --threads 2`: every experiment on 1 and 2 threads (each checked against
+/// num-bigint by the command before it is timed), as JSON rows; 256 bits are 4 limbs,
+/// enough for two chunks of the split multiplication.
+#[test]
+fn bench_threads_times_split_and_batches_on_each_pool() {
+    let (code, out, err) = montmul(&[
+        "bench",
+        "--threads",
+        "2",
+        "--bits",
+        "256",
+        "--rounds",
+        "1",
+        "--batch-ms",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let rows = rows.as_array().expect("an array");
+    let mut seen: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| {
+            assert!(r["ns"].as_f64().is_some_and(|ns| ns > 0.0), "{r}");
+            (r["op"].to_string(), r["impl"].to_string())
+        })
+        .collect();
+    seen.sort();
+    let want = [
+        ("mul-batch", "rayon:1"),
+        ("mul-batch", "rayon:2"),
+        ("mul-split", "method-ii:1"),
+        ("mul-split", "method-ii:2"),
+        ("pow-batch", "rayon:1"),
+        ("pow-batch", "rayon:2"),
+    ]
+    .map(|(op, name)| (format!("\"{op}\""), format!("\"{name}\"")));
+    assert_eq!(seen, want);
+}
