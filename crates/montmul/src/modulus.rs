@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use zeroize::Zeroize;
 
-use crate::encoding::{be_bytes_to_limbs, bit_length, hex_to_be_bytes};
+use crate::encoding::{be_bytes_to_limbs, bit_length_vartime, hex_to_be_bytes};
 use crate::kernel::{self, Kernel};
 use crate::{ct, Error, Limb};
 
@@ -140,7 +140,8 @@ impl<L: Limb> Modulus<L> {
         if limbs.is_empty() {
             return Err(Error::EmptyModulus);
         }
-        let bits = bit_length(limbs);
+        // The bit length is public by design (it sizes everything); the value is not.
+        let bits = bit_length_vartime(limbs);
         match bits {
             0 => return Err(Error::ZeroModulus),
             1 => return Err(Error::ModulusIsOne),

@@ -32,7 +32,9 @@ use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 use rand_core::CryptoRngCore;
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::encoding::{be_bytes_to_hex, be_bytes_to_limbs, hex_to_be_bytes, limbs_to_be_bytes};
+use crate::encoding::{
+    be_bytes_to_hex_vartime, be_bytes_to_limbs, hex_to_be_bytes, limbs_to_be_bytes_vartime,
+};
 use crate::exp::Trace;
 use crate::{ct, inverse, reduce, Error, Limb, Modulus};
 
@@ -71,7 +73,8 @@ impl<L: Limb> Residue<L> {
     }
 
     /// The residue of `x` (little-endian limbs, normal form). Fails when `x >= n`.
-    /// Constant-time in x's value (its length is public).
+    /// Constant-time in x's value (its length is public), except that whether `x < n`
+    /// is revealed by the result; [`Self::from_limbs_reduced`] reveals nothing.
     pub fn new(m: &Modulus<L>, x: &[L]) -> Result<Self, Error> {
         let s = m.limbs();
         // Leading zero limbs beyond s are fine; anything else there is too large.
@@ -243,7 +246,7 @@ impl<L: Limb> Residue<L> {
     /// The normal-form value as big-endian bytes without leading zeros (empty for 0).
     /// Variable-time: the length reveals the value's size. For public values.
     pub fn to_be_bytes_vartime(&self) -> Vec<u8> {
-        limbs_to_be_bytes(&self.to_limbs())
+        limbs_to_be_bytes_vartime(&self.to_limbs())
     }
 
     /// The normal-form value as lower-case hexadecimal without prefix, exactly
@@ -256,7 +259,7 @@ impl<L: Limb> Residue<L> {
     /// The normal-form value as lower-case hexadecimal without prefix or leading zeros
     /// (`"0"` for zero). Variable-time: for printing public results.
     pub fn to_hex_vartime(&self) -> String {
-        be_bytes_to_hex(&self.to_be_bytes())
+        be_bytes_to_hex_vartime(&self.to_be_bytes())
     }
 
     /// `Ok` when both residues live in the same modulus: the same handle (O(1)), or
