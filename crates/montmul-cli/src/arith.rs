@@ -87,11 +87,7 @@ fn build<L: Limb>(engine: &Engine, modulus: &str) -> Result<Modulus<L>, CliError
     )?)
 }
 
-fn operand<'m, L: Limb>(
-    m: &'m Modulus<L>,
-    flag: &str,
-    text: &str,
-) -> Result<Residue<'m, L>, CliError> {
+fn operand<L: Limb>(m: &Modulus<L>, flag: &str, text: &str) -> Result<Residue<L>, CliError> {
     Residue::from_hex(m, text).map_err(|e| CliError(format!("{flag}: {e}")))
 }
 
@@ -99,7 +95,8 @@ fn mul_with<L: Limb>(args: &MulArgs) -> Result<(), CliError> {
     let m = build::<L>(&args.engine, &args.modulus)?;
     let a = operand(&m, "--a", &args.a)?;
     let b = operand(&m, "--b", &args.b)?;
-    println!("0x{}", (&a * &b).to_hex());
+    // Public results, printed without leading zeros.
+    println!("0x{}", (&a * &b).to_hex_vartime());
     Ok(())
 }
 
@@ -116,7 +113,7 @@ fn exp_with<L: Limb>(args: &ExpArgs) -> Result<(), CliError> {
     } else {
         base.pow(&e)
     };
-    println!("0x{}", result.to_hex());
+    println!("0x{}", result.to_hex_vartime());
     Ok(())
 }
 

@@ -153,7 +153,7 @@ pub fn run(args: &Args, threads: usize) -> Result<(), CliError> {
         Reduction::Full,
     )?;
     let base = Residue::from_be_bytes(&m, &inputs.a)?;
-    let batch: Vec<Residue<'_, u64>> = (0..2 * threads).map(|_| base.clone()).collect();
+    let batch: Vec<Residue<u64>> = (0..2 * threads).map(|_| base.clone()).collect();
     let want = BigUint::from_bytes_be(&inputs.a).modpow(
         &BigUint::from_bytes_be(&inputs.e),
         &BigUint::from_bytes_be(&inputs.n),

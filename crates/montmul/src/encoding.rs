@@ -1,4 +1,10 @@
 //! Conversions between big-endian bytes, hexadecimal text and little-endian limb vectors.
+//!
+//! The conversions that trim leading zeros (or find the top bit) take time and give a
+//! length that depend on the value: they end in `_vartime` and are for public values
+//! (a modulus' length, a result the command line prints). The fixed-length,
+//! constant-time outputs of secret values are [`crate::Residue::write_be_bytes`] and
+//! [`crate::Residue::to_hex`].
 
 use crate::{Error, Limb};
 
@@ -6,6 +12,9 @@ use crate::{Error, Limb};
 ///
 /// Underscores are allowed as digit separators. An odd number of digits is fine (the
 /// first digit is the low nibble of the first byte). An empty string is an error.
+///
+/// Parsing branches on the characters (to reject bad ones): its time depends on the
+/// text. For secrets read from files, prefer bytes ([`be_bytes_to_limbs`]).
 pub fn hex_to_be_bytes(text: &str) -> Result<Vec<u8>, Error> {
     let t = text.trim();
     let t = t
@@ -43,8 +52,8 @@ pub fn hex_to_be_bytes(text: &str) -> Result<Vec<u8>, Error> {
 }
 
 /// Lower-case hexadecimal text of a big-endian byte string, without leading zeros
-/// (`"0"` for zero) and without a prefix.
-pub fn be_bytes_to_hex(bytes: &[u8]) -> String {
+/// (`"0"` for zero) and without a prefix. Variable-time: for public values.
+pub fn be_bytes_to_hex_vartime(bytes: &[u8]) -> String {
     let mut s: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     let zeros = s.len() - s.trim_start_matches('0').len();
     s.drain(..zeros.min(s.len().saturating_sub(1)));
@@ -54,8 +63,8 @@ pub fn be_bytes_to_hex(bytes: &[u8]) -> String {
     s
 }
 
-/// Little-endian limbs of a big-endian byte string, with as many limbs as the value
-/// needs (at least one).
+/// Little-endian limbs of a big-endian byte string: `ceil(len / (w / 8))` limbs (at
+/// least one), whatever the value. Constant-time (the count depends on the length).
 pub fn be_bytes_to_limbs<L: Limb>(bytes: &[u8]) -> Vec<L> {
     let per = (L::BITS / 8) as usize;
     let mut limbs = Vec::with_capacity(bytes.len().div_ceil(per).max(1));
@@ -70,7 +79,8 @@ pub fn be_bytes_to_limbs<L: Limb>(bytes: &[u8]) -> Vec<L> {
 }
 
 /// Big-endian bytes of little-endian limbs, without leading zero bytes (empty for zero).
-pub fn limbs_to_be_bytes<L: Limb>(limbs: &[L]) -> Vec<u8> {
+/// Variable-time: for public values.
+pub fn limbs_to_be_bytes_vartime<L: Limb>(limbs: &[L]) -> Vec<u8> {
     let per = (L::BITS / 8) as usize;
     let mut out = Vec::with_capacity(limbs.len() * per);
     for limb in limbs.iter().rev() {
@@ -85,7 +95,8 @@ pub fn limbs_to_be_bytes<L: Limb>(limbs: &[L]) -> Vec<u8> {
 }
 
 /// Number of significant bits of a little-endian limb vector (0 for zero).
-pub fn bit_length<L: Limb>(limbs: &[L]) -> u32 {
+/// Variable-time: for public values (a modulus' length, which is public by design).
+pub fn bit_length_vartime<L: Limb>(limbs: &[L]) -> u32 {
     for (i, limb) in limbs.iter().enumerate().rev() {
         let v = limb.to_u64();
         if v != 0 {
@@ -113,8 +124,8 @@ mod tests {
     fn hex_round_trip() {
         let b = hex_to_be_bytes("0x1_0203").unwrap();
         assert_eq!(b, vec![1, 2, 3]);
-        assert_eq!(be_bytes_to_hex(&b), "10203");
-        assert_eq!(be_bytes_to_hex(&[0, 0]), "0");
+        assert_eq!(be_bytes_to_hex_vartime(&b), "10203");
+        assert_eq!(be_bytes_to_hex_vartime(&[0, 0]), "0");
         assert!(hex_to_be_bytes("0x").is_err());
         assert!(hex_to_be_bytes("12g4").is_err());
     }
@@ -124,8 +135,8 @@ mod tests {
         let bytes = [1u8, 2, 3, 4, 5];
         let l: Vec<u16> = be_bytes_to_limbs(&bytes);
         assert_eq!(l, vec![0x0405, 0x0203, 0x0001]);
-        assert_eq!(limbs_to_be_bytes(&l), bytes.to_vec());
-        assert_eq!(bit_length(&l), 33);
+        assert_eq!(limbs_to_be_bytes_vartime(&l), bytes.to_vec());
+        assert_eq!(bit_length_vartime(&l), 33);
         assert_eq!(bit(&l, 32), 1);
         assert_eq!(bit(&l, 31), 0);
     }

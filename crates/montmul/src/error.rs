@@ -62,6 +62,24 @@ pub enum Error {
     },
     /// Two residues of different moduli were combined.
     ModulusMismatch,
+    /// A limb vector does not have the length the modulus needs (e.g. a Montgomery form
+    /// given to [`crate::Residue::from_montgomery`]).
+    WrongLength {
+        /// The length needed, in limbs.
+        expected: usize,
+        /// The length given.
+        got: usize,
+    },
+    /// An output buffer or a requested output length is too short for the modulus
+    /// (fixed-length output: [`crate::Residue::write_be_bytes`]).
+    OutputTooShort {
+        /// The least length that holds every residue, in bytes.
+        needed: usize,
+        /// The length given.
+        got: usize,
+    },
+    /// The residue has no inverse: it shares a factor with the modulus (or is zero).
+    NotInvertible,
 }
 
 impl fmt::Display for Error {
@@ -101,6 +119,16 @@ impl fmt::Display for Error {
                 )
             }
             Error::ModulusMismatch => write!(f, "residues belong to different moduli"),
+            Error::WrongLength { expected, got } => {
+                write!(f, "expected {expected} limbs, got {got}")
+            }
+            Error::OutputTooShort { needed, got } => {
+                write!(
+                    f,
+                    "output of {got} bytes is too short: the modulus needs {needed}"
+                )
+            }
+            Error::NotInvertible => write!(f, "value has no inverse modulo the modulus"),
         }
     }
 }

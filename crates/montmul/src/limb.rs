@@ -13,7 +13,12 @@ use core::fmt::Debug;
 /// An unsigned machine word with double-width multiply and carry/borrow arithmetic.
 ///
 /// Every operation is total (no overflow panics) and branch-free.
-pub trait Limb: Copy + Clone + Debug + Default + Eq + Ord + Send + Sync + 'static {
+///
+/// [`zeroize::DefaultIsZeroes`] lets every limb vector that may hold a secret (residues,
+/// RSA's p and q as moduli) be wiped on drop with the `zeroize` crate.
+pub trait Limb:
+    Copy + Clone + Debug + Default + Eq + Ord + Send + Sync + zeroize::DefaultIsZeroes + 'static
+{
     /// Width of the word in bits (`w` in the seeds).
     const BITS: u32;
     /// The value 0.

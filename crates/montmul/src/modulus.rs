@@ -4,10 +4,19 @@
 //! n, n0' = -n^-1 mod 2^w, R mod n and R^2 mod n, where R = 2^(w*s) and s is the number
 //! of limbs the kernels work on. The modulus also carries the [`Kernel`] that was chosen
 //! for it, once, so every [`crate::Residue`] operation goes straight to that kernel.
+//!
+//! A [`Modulus`] is a handle: the constants and the kernel live in one inner struct
+//! behind an [`Arc`], so cloning it costs one reference count, and every
+//! [`crate::Residue`] holds its own clone (no lifetime ties a residue to a borrowed
+//! modulus: a key type can hold a modulus and its residues together). The inner struct
+//! wipes its limbs when the last handle goes (a modulus can be a secret: RSA's p and q).
 
 use core::fmt;
+use std::sync::Arc;
 
-use crate::encoding::{be_bytes_to_limbs, bit_length, hex_to_be_bytes};
+use zeroize::Zeroize;
+
+use crate::encoding::{be_bytes_to_limbs, bit_length_vartime, hex_to_be_bytes};
 use crate::kernel::{self, Kernel};
 use crate::{ct, Error, Limb};
 
@@ -47,9 +56,17 @@ impl fmt::Display for Reduction {
 /// A validated odd modulus `n > 1` of at most [`MAX_BITS`] bits, with its Montgomery
 /// constants for `L`-bit limbs and the kernel that multiplies modulo it.
 ///
-/// All limb vectors are little-endian and exactly [`Modulus::limbs`] long.
+/// All limb vectors are little-endian and exactly [`Modulus::limbs`] long. Cloning is
+/// O(1) (a reference count); the clones share one set of constants, which is wiped
+/// (`zeroize`) when the last clone is dropped. `Debug` shows the size, the policy and
+/// the kernel, never the value.
 #[derive(Clone)]
 pub struct Modulus<L: Limb> {
+    inner: Arc<Inner<L>>,
+}
+
+/// What every clone of a [`Modulus`] shares.
+struct Inner<L: Limb> {
     n: Vec<L>,
     bits: u32,
     n0: L,
@@ -61,6 +78,16 @@ pub struct Modulus<L: Limb> {
     kernel: &'static dyn Kernel<L>,
     /// What `kernel` resolved to for this limb count ([`Kernel::resolve`]).
     engine: &'static dyn Kernel<L>,
+}
+
+impl<L: Limb> Drop for Inner<L> {
+    fn drop(&mut self) {
+        self.n.zeroize();
+        self.n0.zeroize();
+        self.r1.zeroize();
+        self.r2.zeroize();
+        self.bound.zeroize();
+    }
 }
 
 impl<L: Limb> Modulus<L> {
@@ -113,7 +140,8 @@ impl<L: Limb> Modulus<L> {
         if limbs.is_empty() {
             return Err(Error::EmptyModulus);
         }
-        let bits = bit_length(limbs);
+        // The bit length is public by design (it sizes everything); the value is not.
+        let bits = bit_length_vartime(limbs);
         match bits {
             0 => return Err(Error::ZeroModulus),
             1 => return Err(Error::ModulusIsOne),
@@ -172,94 +200,139 @@ impl<L: Limb> Modulus<L> {
         };
         let engine = kernel.resolve(s).unwrap_or(kernel);
         Ok(Modulus {
-            n,
-            bits,
-            n0,
-            r1,
-            r2,
-            bound,
-            reduction,
-            kernel,
-            engine,
+            inner: Arc::new(Inner {
+                n,
+                bits,
+                n0,
+                r1,
+                r2,
+                bound,
+                reduction,
+                kernel,
+                engine,
+            }),
         })
     }
 
     /// The modulus as exactly [`Self::limbs`] little-endian limbs.
     pub fn n(&self) -> &[L] {
-        &self.n
+        &self.inner.n
     }
     /// Number of limbs s; R = 2^(w*s).
     pub fn limbs(&self) -> usize {
-        self.n.len()
+        self.inner.n.len()
     }
     /// Bit length of the modulus.
     pub fn bits(&self) -> u32 {
-        self.bits
+        self.inner.bits
+    }
+    /// Length of the modulus in bytes, `ceil(bits / 8)`: the length of
+    /// [`crate::Residue::to_be_bytes`].
+    pub fn byte_len(&self) -> usize {
+        self.inner.bits.div_ceil(8) as usize
     }
     /// n0' = -n^-1 mod 2^w.
     pub fn n0(&self) -> L {
-        self.n0
+        self.inner.n0
     }
     /// R mod n: the Montgomery form of 1.
     pub fn r1(&self) -> &[L] {
-        &self.r1
+        &self.inner.r1
     }
     /// R^2 mod n: multiplying by it converts into Montgomery form.
     pub fn r2(&self) -> &[L] {
-        &self.r2
+        &self.inner.r2
     }
     /// Residues are kept below this: n for [`Reduction::Full`], 2n for [`Reduction::Lazy`].
     pub fn bound(&self) -> &[L] {
-        &self.bound
+        &self.inner.bound
     }
     /// The reduction policy.
     pub fn reduction(&self) -> Reduction {
-        self.reduction
+        self.inner.reduction
     }
     /// The kernel chosen for this modulus.
     pub fn kernel(&self) -> &'static dyn Kernel<L> {
-        self.kernel
+        self.inner.kernel
     }
 
     /// The kernel that runs the products: the chosen kernel, or what it resolved to for
     /// this limb count (`auto` picks one here, once).
     pub fn engine(&self) -> &'static dyn Kernel<L> {
-        self.engine
+        self.inner.engine
+    }
+
+    /// Whether `self` and `other` are clones of one modulus (the same shared constants):
+    /// the O(1) test that [`PartialEq`] tries first.
+    pub fn same_handle(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
     }
 
     /// Montgomery product `a * b * R^-1 mod n` of two limb vectors through this
-    /// modulus' kernel (inputs and output below [`Self::bound`]).
+    /// modulus' kernel (inputs and output below [`Self::bound`]). Constant-time when
+    /// the kernel is ([`crate::KernelInfo::constant_time`]).
+    ///
+    /// # Panics
+    /// When `a`, `b` or `out` is not exactly [`Self::limbs`] limbs long: a kernel never
+    /// computes on a short slice.
     #[inline]
     pub fn mont_mul(&self, a: &[L], b: &[L], out: &mut [L]) {
-        self.engine.mul(self, a, b, out);
+        let s = self.limbs();
+        assert!(
+            a.len() == s && b.len() == s && out.len() == s,
+            "mont_mul: operands of {}, {} and {} limbs for a modulus of {s}",
+            a.len(),
+            b.len(),
+            out.len()
+        );
+        self.inner.engine.mul(self, a, b, out);
     }
 
     /// Montgomery square `a * a * R^-1 mod n` through this modulus' kernel.
+    /// Constant-time when the kernel is.
+    ///
+    /// # Panics
+    /// When `a` or `out` is not exactly [`Self::limbs`] limbs long.
     #[inline]
     pub fn mont_sqr(&self, a: &[L], out: &mut [L]) {
-        self.engine.sqr(self, a, out);
+        let s = self.limbs();
+        assert!(
+            a.len() == s && out.len() == s,
+            "mont_sqr: operands of {} and {} limbs for a modulus of {s}",
+            a.len(),
+            out.len()
+        );
+        self.inner.engine.sqr(self, a, out);
     }
 }
 
 impl<L: Limb> fmt::Debug for Modulus<L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Modulus")
-            .field("bits", &self.bits)
+            .field("bits", &self.bits())
             .field("word", &L::BITS)
-            .field("limbs", &self.n.len())
-            .field("reduction", &self.reduction)
-            .field("kernel", &self.kernel.info().name)
+            .field("limbs", &self.limbs())
+            .field("reduction", &self.reduction())
+            .field("kernel", &self.kernel().info().name)
             .finish()
     }
 }
 
+/// Two moduli are equal when they are clones of one another, or when they have the same
+/// n, reduction policy and kernel (then their constants and residues are
+/// interchangeable). The comparison of n is constant-time for equal limb counts: a
+/// modulus may be secret.
 impl<L: Limb> PartialEq for Modulus<L> {
     fn eq(&self, other: &Self) -> bool {
-        self.n == other.n
-            && self.reduction == other.reduction
-            && core::ptr::eq(self.kernel.info(), other.kernel.info())
+        self.same_handle(other)
+            || (self.limbs() == other.limbs()
+                && self.reduction() == other.reduction()
+                && core::ptr::eq(self.kernel().info(), other.kernel().info())
+                && ct::eq(self.n(), other.n()) == L::ONE)
     }
 }
+
+impl<L: Limb> Eq for Modulus<L> {}
 
 /// `x = 2x mod n` for `x < n`, branch-free.
 fn mod_double<L: Limb>(x: &mut [L], n: &[L]) {

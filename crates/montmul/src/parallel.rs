@@ -297,13 +297,13 @@ pub fn mont_mul_threads(
 ///
 /// # Panics
 /// When the slices differ in length or a pair belongs to different moduli.
-pub fn mul_batch<'m, L: Limb>(a: &[Residue<'m, L>], b: &[Residue<'m, L>]) -> Vec<Residue<'m, L>> {
+pub fn mul_batch<L: Limb>(a: &[Residue<L>], b: &[Residue<L>]) -> Vec<Residue<L>> {
     assert_eq!(a.len(), b.len(), "mul_batch needs slices of equal length");
     a.par_iter().zip(b).map(|(x, y)| x * y).collect()
 }
 
 /// `base[i]^e` for every i (constant-time in `e`, as [`Residue::pow`]), spread over
 /// rayon's thread pool.
-pub fn pow_batch<'m, L: Limb>(bases: &[Residue<'m, L>], exponent_be: &[u8]) -> Vec<Residue<'m, L>> {
+pub fn pow_batch<L: Limb>(bases: &[Residue<L>], exponent_be: &[u8]) -> Vec<Residue<L>> {
     bases.par_iter().map(|x| x.pow(exponent_be)).collect()
 }

@@ -87,7 +87,7 @@ fn batches_match_one_by_one() {
     )
     .unwrap();
     let xs: Vec<BigUint> = (0..9).map(|_| kit::random_below(&mut rng, &n)).collect();
-    let rs: Vec<Residue<'_, u64>> = xs
+    let rs: Vec<Residue<u64>> = xs
         .iter()
         .map(|x| Residue::new(&m, &kit::to_limbs(x, 8)).unwrap())
         .collect();
