@@ -3,6 +3,7 @@
 use montmul::kernel;
 use serde::Serialize;
 
+use crate::output::outln;
 use crate::CliError;
 
 /// Arguments of `montmul algos`.
@@ -53,13 +54,18 @@ pub fn run(args: Args) -> Result<(), CliError> {
         })
         .collect();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?)?;
         return Ok(());
     }
-    println!(
+    outln!(
         "{:<12} {:<32} {:<12} {:<10} {:<6} {:<9} summary",
-        "name", "seed", "words", "reduction", "ct", "available"
-    );
+        "name",
+        "seed",
+        "words",
+        "reduction",
+        "ct",
+        "available"
+    )?;
     for r in rows {
         let words = r
             .words
@@ -67,7 +73,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             .map(u32::to_string)
             .collect::<Vec<_>>()
             .join(",");
-        println!(
+        outln!(
             "{:<12} {:<32} {:<12} {:<10} {:<6} {:<9} {}",
             r.name,
             r.seed,
@@ -76,7 +82,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             if r.constant_time { "yes" } else { "no" },
             if r.available { "yes" } else { "no" },
             r.summary
-        );
+        )?;
     }
     Ok(())
 }

@@ -3,7 +3,11 @@
 use montmul::encoding::{be_bytes_to_limbs, hex_to_be_bytes};
 use montmul::{kernel, Limb, Modulus, Reduction, Residue};
 
+use crate::output::outln;
 use crate::CliError;
+
+/// The longest exponent `exp` takes, in bits (seconds of work at the largest modulus).
+const MAX_EXP_BITS: usize = 65536;
 
 /// Options shared by `mul` and `exp`: which algorithm, word size and reduction policy.
 #[derive(clap::Args)]
@@ -96,7 +100,7 @@ fn mul_with<L: Limb>(args: &MulArgs) -> Result<(), CliError> {
     let a = operand(&m, "--a", &args.a)?;
     let b = operand(&m, "--b", &args.b)?;
     // Public results, printed without leading zeros.
-    println!("0x{}", (&a * &b).to_hex_vartime());
+    outln!("0x{}", (&a * &b).to_hex_vartime())?;
     Ok(())
 }
 
@@ -108,12 +112,22 @@ fn exp_with<L: Limb>(args: &ExpArgs) -> Result<(), CliError> {
     } else {
         hex_to_be_bytes(&args.exp).map_err(|e| CliError(format!("--exp: {e}")))?
     };
+    // One squaring per exponent bit: bound the time a single call may take.
+    let bits = e
+        .iter()
+        .position(|&b| b != 0)
+        .map_or(0, |i| (e.len() - i) * 8 - e[i].leading_zeros() as usize);
+    if bits > MAX_EXP_BITS {
+        return Err(CliError(format!(
+            "--exp: at most {MAX_EXP_BITS} bits, not {bits}"
+        )));
+    }
     let result = if args.vartime {
         base.pow_vartime(&e)
     } else {
         base.pow(&e)
     };
-    println!("0x{}", result.to_hex_vartime());
+    outln!("0x{}", result.to_hex_vartime())?;
     Ok(())
 }
 

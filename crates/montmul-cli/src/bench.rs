@@ -11,6 +11,7 @@
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
+use clap::builder::RangedU64ValueParser;
 use indicatif::{ProgressBar, ProgressStyle};
 use montmul::encoding::be_bytes_to_limbs;
 use montmul::{kernel, Error, Kernel, Modulus, Residue};
@@ -18,7 +19,18 @@ use montmul_peers::{Contender, Inputs};
 use num_bigint::BigUint;
 use serde::Serialize;
 
+use crate::output::outln;
 use crate::CliError;
+
+/// The most rounds per measurement: a median of 10^4 batches is already exact, and
+/// every round runs every implementation once (10^12 rounds asked for 8 TB at once).
+const MAX_ROUNDS: u64 = 10_000;
+
+/// The longest timed batch, in milliseconds.
+const MAX_BATCH_MS: u64 = 10_000;
+
+/// The most entries in the `--bits` and `--algo` lists: each one is a full measurement.
+const MAX_LIST: usize = 64;
 
 /// Arguments of `montmul bench`.
 #[derive(clap::Args)]
@@ -37,11 +49,12 @@ pub struct Args {
     /// Also time GMP, OpenSSL, num-bigint and crypto-bigint on the same inputs.
     #[arg(long)]
     peers: bool,
-    /// Interleaved rounds per measurement; the median is reported.
-    #[arg(long, default_value_t = 7)]
+    /// Interleaved rounds per measurement, 1..=10000; the median is reported.
+    #[arg(long, default_value_t = 7,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_ROUNDS))]
     pub(crate) rounds: usize,
-    /// Target duration of one timed batch, in milliseconds.
-    #[arg(long, default_value_t = 5)]
+    /// Target duration of one timed batch, in milliseconds, 0..=10000 (0 means 1).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=MAX_BATCH_MS))]
     pub(crate) batch_ms: u64,
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 1)]
@@ -225,8 +238,12 @@ fn check_agreement(
 
 /// `montmul bench`.
 pub fn run_bench(mut args: Args) -> Result<(), CliError> {
-    if args.rounds == 0 {
-        return Err(CliError("--rounds must be at least 1".into()));
+    for (flag, len) in [("--bits", args.bits.len()), ("--algo", args.algo.len())] {
+        if len > MAX_LIST {
+            return Err(CliError(format!(
+                "{flag}: at most {MAX_LIST} entries, not {len}"
+            )));
+        }
     }
     if let Some(threads) = args.threads {
         return crate::bench_threads::run(&args, threads);
@@ -315,9 +332,9 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
 /// Prints the rows as a table with ratios, or as JSON.
 pub(crate) fn print_rows(rows: &[Row], json: bool) -> Result<(), CliError> {
     if json {
-        println!("{}", serde_json::to_string_pretty(rows)?);
+        outln!("{}", serde_json::to_string_pretty(rows)?)?;
     } else {
-        print_table(rows);
+        print_table(rows)?;
     }
     Ok(())
 }
@@ -336,19 +353,27 @@ fn reference<'r>(rows: &'r [Row], op: &str, bits: u32) -> Option<&'r Row> {
         })
 }
 
-fn print_table(rows: &[Row]) {
-    println!(
+fn print_table(rows: &[Row]) -> Result<(), CliError> {
+    outln!(
         "{:<4} {:>6}  {:<22} {:>14} {:>8}",
-        "op", "bits", "impl", "ns", "ratio"
-    );
+        "op",
+        "bits",
+        "impl",
+        "ns",
+        "ratio"
+    )?;
     for r in rows {
         let ratio = reference(rows, r.op, r.bits)
             .map(|m| r.ns / m.ns)
             .unwrap_or(f64::NAN);
-        println!(
+        outln!(
             "{:<4} {:>6}  {:<22} {:>14.1} {:>8.2}",
-            r.op, r.bits, r.name, r.ns, ratio
-        );
+            r.op,
+            r.bits,
+            r.name,
+            r.ns,
+            ratio
+        )?;
     }
-    println!("ratio = this row's time / montmul's (auto, else the first kernel); > 1 means montmul is faster.");
+    outln!("ratio = this row's time / montmul's (auto, else the first kernel); > 1 means montmul is faster.")
 }

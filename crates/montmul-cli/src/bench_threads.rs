@@ -20,6 +20,7 @@ use montmul_peers::Inputs;
 use num_bigint::BigUint;
 
 use crate::bench::{measure, Args, Row};
+use crate::output::outln;
 use crate::CliError;
 
 /// Limbs of `x`, exactly `s` of them.
@@ -212,32 +213,36 @@ pub fn run(args: &Args, threads: usize) -> Result<(), CliError> {
     ));
 
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?)?;
         return Ok(());
     }
-    println!(
+    outln!(
         "{:<10} {:>6}  {:<14} {:>14} {:>9}",
-        "op", "bits", "impl", "ns", "speed-up"
-    );
+        "op",
+        "bits",
+        "impl",
+        "ns",
+        "speed-up"
+    )?;
     for r in &rows {
         let one = rows
             .iter()
             .find(|o| o.op == r.op && o.bits == r.bits)
             .map_or(r.ns, |o| o.ns);
-        println!(
+        outln!(
             "{:<10} {:>6}  {:<14} {:>14.1} {:>8.2}x",
             r.op,
             r.bits,
             r.name,
             r.ns,
             one / r.ns
-        );
+        )?;
     }
-    println!(
+    outln!(
         "mul-split: one multiplication over p threads (seed 002 method-II); pow-batch: {} \
          exponentiations, mul-batch: {MUL_BATCH} multiplications of 2048 bits on a pool of p \
          threads. speed-up is against p = 1.",
         2 * threads
-    );
+    )?;
     Ok(())
 }

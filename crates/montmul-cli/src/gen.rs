@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
-use montmul_gen::{generate, write_atomically, Spec, Word};
+use montmul_gen::{generate, Spec, Word};
 
+use crate::output::{self, write_atomically};
 use crate::CliError;
 
 /// Arguments of `montmul gen`.
@@ -42,7 +43,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let source = generate(&spec);
     match args.out {
         Some(path) => write_atomically(&path, &source)?,
-        None => print!("{source}"),
+        None => output::stdout(&source)?,
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ mod arith;
 mod bench;
 mod bench_threads;
 mod gen;
+mod output;
 mod sim;
 mod tune;
 
@@ -18,6 +19,7 @@ use clap::{Parser, Subcommand};
 /// Montgomery multiplication engine and laboratory.
 #[derive(Parser)]
 #[command(name = "montmul", version, about, long_about = None)]
+#[command(arg_required_else_help = false)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -51,10 +53,11 @@ impl<E: std::fmt::Display> From<E> for CliError {
     }
 }
 
-/// Makes a closed standard output (`montmul algos | head -1`) end the program quietly,
-/// as it ends C programs, instead of with a panic from `println!`: Rust ignores SIGPIPE,
-/// so the write fails with `BrokenPipe` and `println!` panics with that message.
-fn exit_quietly_on_broken_pipe() {
+/// A safety net for a `println!` that bypasses [`output::stdout`]: its panic on a
+/// failed write ends the program as [`output::stdout`] would, quietly for a closed pipe
+/// (Rust ignores SIGPIPE, so the write fails with `BrokenPipe`), else with
+/// `error: cannot write output: ...` and exit status 2.
+fn end_failed_prints_like_output() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let text = info
@@ -63,23 +66,32 @@ fn exit_quietly_on_broken_pipe() {
             .map(String::as_str)
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if text.contains("failed printing to stdout") && text.contains("Broken pipe") {
-            // 128 + SIGPIPE, the status a shell reports for a writer cut off by its reader.
-            std::process::exit(141);
+        if let Some(why) = text.strip_prefix("failed printing to stdout: ") {
+            if why.contains("Broken pipe") {
+                // 128 + SIGPIPE, the status a shell reports for a writer cut off by its reader.
+                std::process::exit(141);
+            }
+            eprintln!("error: cannot write output: {why}");
+            std::process::exit(2);
         }
         default(info);
     }));
 }
 
 fn main() -> ExitCode {
-    exit_quietly_on_broken_pipe();
+    end_failed_prints_like_output();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind::{DisplayHelp, DisplayVersion};
             if matches!(e.kind(), DisplayHelp | DisplayVersion) {
-                print!("{e}");
-                return ExitCode::SUCCESS;
+                return match output::stdout(&e.to_string()) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(CliError(msg)) => {
+                        eprintln!("error: {msg}");
+                        ExitCode::from(2)
+                    }
+                };
             }
             // clap's first line already reads "error: ..."; the usage lines after it are
             // dropped so that a script sees exactly one line.
@@ -93,6 +105,18 @@ fn main() -> ExitCode {
                 // "the following required arguments were not provided:" names them next.
                 line.push(' ');
                 line.push_str(lines.next().unwrap_or(""));
+            }
+            if e.kind() == clap::error::ErrorKind::MissingSubcommand {
+                // The same line lists the subcommands and gives the usage.
+                for more in lines {
+                    if more.starts_with("[subcommands:") {
+                        line.push(' ');
+                        line.push_str(more);
+                    } else if let Some(usage) = more.strip_prefix("Usage: ") {
+                        line.push_str("; usage: ");
+                        line.push_str(usage);
+                    }
+                }
             }
             eprintln!("{line}");
             return ExitCode::from(2);

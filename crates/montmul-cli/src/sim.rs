@@ -1,14 +1,26 @@
 //! `montmul sim`: the cycle-level models of `montmul-sim`, run on random operands (a
 //! fixed seed) and checked against montmul's core before anything is printed.
 
+use clap::builder::RangedU64ValueParser;
 use montmul_sim::multicore::{self, Method};
 use montmul_sim::{check, systolic};
 use serde::Serialize;
 
+use crate::output::outln;
 use crate::CliError;
+
+/// The most PEs `sim systolic` models, far above the count of minimum latency (1025
+/// at 16384 bits and w = 8; 65536 PEs give the same latency). The model's time and
+/// memory grow with the PE count (10^8 PEs took 35 s and 6.2 GB).
+const MAX_PES: u64 = 65536;
+
+/// The most cores `sim multicore` models in one count, and the most counts in one run:
+/// at 16384 bits, 512 cores took 9.8 GB and 1024 more than the machine has.
+const MAX_CORES: u64 = 64;
 
 /// Arguments of `montmul sim`.
 #[derive(clap::Args)]
+#[command(arg_required_else_help = false)]
 pub struct Args {
     #[command(subcommand)]
     model: Model,
@@ -32,8 +44,9 @@ struct MulticoreArgs {
     /// Core word size w in bits: 16 or 32.
     #[arg(long, default_value_t = 16)]
     word: u32,
-    /// Core counts p to simulate, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "1,2,4,6,8")]
+    /// Core counts p to simulate, comma-separated (each 1..=64, at most 64 counts).
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,6,8",
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_CORES))]
     cores: Vec<usize>,
     /// Scheduling method: 1 (one iteration per core) or 2 (each iteration over all cores).
     #[arg(long, default_value_t = 2)]
@@ -84,8 +97,8 @@ struct SystolicArgs {
     /// Radix: 2 or 4.
     #[arg(long, default_value_t = 2)]
     radix: u32,
-    /// Number of PEs (default: the count of minimum latency).
-    #[arg(long)]
+    /// Number of PEs, 1..=65536 (default: the count of minimum latency).
+    #[arg(long, value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_PES))]
     pes: Option<usize>,
     /// Seed of the random operands.
     #[arg(long, default_value_t = 1)]
@@ -133,9 +146,9 @@ fn systolic(a: SystolicArgs) -> Result<(), CliError> {
         cycles: run.cycles,
     };
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&row)?);
+        outln!("{}", serde_json::to_string_pretty(&row)?)?;
     } else {
-        println!(
+        outln!(
             "{} radix-{}, n = {}, w = {}: {} PE{}, {} clock cycles (product checked against montmul cios)",
             row.arch,
             row.radix,
@@ -144,7 +157,7 @@ fn systolic(a: SystolicArgs) -> Result<(), CliError> {
             row.pes,
             if row.pes == 1 { "" } else { "s" },
             row.cycles
-        );
+        )?;
     }
     Ok(())
 }
@@ -174,6 +187,12 @@ fn multicore(a: MulticoreArgs) -> Result<(), CliError> {
     if a.cores.is_empty() {
         return Err(CliError("--cores: give at least one core count".into()));
     }
+    if a.cores.len() as u64 > MAX_CORES {
+        return Err(CliError(format!(
+            "--cores: at most {MAX_CORES} core counts, not {}",
+            a.cores.len()
+        )));
+    }
     for &p in &a.cores {
         config(p).validate()?;
     }
@@ -199,10 +218,10 @@ fn multicore(a: MulticoreArgs) -> Result<(), CliError> {
         });
     }
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?)?;
         return Ok(());
     }
-    println!(
+    outln!(
         "method-{}, n = {}, w = {}, S_rf = {}, result {} (products checked against montmul cios; 1 core runs single-core FIOS)",
         if a.method == 1 { "I" } else { "II" },
         a.bits,
@@ -213,8 +232,8 @@ fn multicore(a: MulticoreArgs) -> Result<(), CliError> {
         } else {
             "left in registers"
         }
-    );
-    println!(
+    )?;
+    outln!(
         "{:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>8} {:>6} {:>6} {:>8}",
         "cores",
         "cycles",
@@ -226,9 +245,9 @@ fn multicore(a: MulticoreArgs) -> Result<(), CliError> {
         "N_mul",
         "N_add",
         "speed-up"
-    );
+    )?;
     for r in rows {
-        println!(
+        outln!(
             "{:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>8} {:>6} {:>6} {:>7.2}x",
             r.cores,
             r.cycles,
@@ -240,7 +259,7 @@ fn multicore(a: MulticoreArgs) -> Result<(), CliError> {
             r.n_mul,
             r.n_add,
             r.speedup
-        );
+        )?;
     }
     Ok(())
 }

@@ -32,6 +32,7 @@ use montmul::simd::ifma;
 use montmul::simd::mulx::{self, Mulx};
 use montmul::{kernel, Modulus, Reduction};
 
+use crate::output::{self, AtomicFile};
 use crate::CliError;
 
 /// Arguments of `montmul tune`.
@@ -272,33 +273,6 @@ pub const TUNED: Thresholds = Thresholds {{
     )
 }
 
-/// Fails unless `path`'s directory exists and is a directory (the file itself need not
-/// exist yet).
-fn check_writable_dir(path: &std::path::Path) -> Result<(), CliError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    match std::fs::metadata(dir) {
-        Ok(meta) if meta.is_dir() && !meta.permissions().readonly() => Ok(()),
-        Ok(meta) if meta.is_dir() => Err(CliError(format!(
-            "cannot write {}: directory {} is read-only",
-            path.display(),
-            dir.display()
-        ))),
-        Ok(_) => Err(CliError(format!(
-            "cannot write {}: {} is not a directory",
-            path.display(),
-            dir.display()
-        ))),
-        Err(e) => Err(CliError(format!(
-            "cannot write {}: {}: {e}",
-            path.display(),
-            dir.display()
-        ))),
-    }
-}
-
 /// Runs the measurements and prints or writes the table.
 pub fn run(args: Args) -> Result<(), CliError> {
     let max = args.max_limbs as usize;
@@ -307,11 +281,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         (None, true) => Some(PathBuf::from(TABLE_IN_CHECKOUT)),
         (None, false) => None,
     };
-    // The measurements take minutes: refuse a destination that cannot be written
-    // before them, not after.
-    if let Some(p) = &path {
-        check_writable_dir(p)?;
-    }
+    // The measurements take minutes: the temporary file is created beside the
+    // destination before them, so a destination that cannot be written fails now.
+    let out = path
+        .as_deref()
+        .map(|p| Ok::<_, CliError>((p, AtomicFile::create(p)?)))
+        .transpose()?;
     let mut words = Words(0x2545_f491_4f6c_dd1d);
 
     eprintln!("karatsuba_mul_base and karatsuba_sqr_base (product only):");
@@ -454,14 +429,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
 
     let table = render(&th, max);
-    match path {
-        Some(p) => {
-            // Complete or absent: a temporary file in the same directory, renamed over
-            // the destination.
-            montmul_gen::write_atomically(&p, &table)?;
+    match out {
+        Some((p, file)) => {
+            file.commit(&table)?;
             eprintln!("wrote {}", p.display());
         }
-        None => print!("{table}"),
+        None => output::stdout(&table)?,
     }
     Ok(())
 }

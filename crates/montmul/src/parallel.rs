@@ -8,7 +8,9 @@
 //! the top of core k-1's chunk ("one word shifted across each core boundary"). Here the
 //! cores are OS threads that meet at one spin barrier per iteration, so the question the
 //! seed asks of its VLIW platform becomes: from which size on does the work of one
-//! iteration (2 * s / p word products per thread) outweigh one barrier?
+//! iteration (2 * s / p word products per thread) outweigh one barrier? Only the pool
+//! threads that are free when a product starts take part in it (see `Roster`), so the
+//! barrier never waits for a thread that is busy elsewhere.
 //!
 //! Carries never cross a chunk boundary. The carry out of chunk k at iteration i has the
 //! weight of word `hi_k`; after the iteration's division by W it has the weight of word
@@ -22,6 +24,8 @@
 //! rayon's thread pool, which is how a server gets throughput from many cores.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -32,12 +36,27 @@ type Wide = u128;
 
 /// One thread's share: words `lo..hi` of the accumulator, of `a` and of `n`.
 struct Chunk<'a> {
+    /// The first word of the share.
+    lo: usize,
     /// `t[x]` is accumulator word `lo + x` (after the divisions so far).
     t: Vec<u64>,
     /// Carry waiting to be added to the top word `t[len - 1]`.
     pending: Wide,
     a: &'a [u64],
     n: &'a [u64],
+}
+
+impl<'a> Chunk<'a> {
+    /// A zero accumulator for words `lo..hi` of `a` and `n`.
+    fn new((lo, hi): (usize, usize), a: &'a [u64], n: &'a [u64]) -> Self {
+        Chunk {
+            lo,
+            t: vec![0; hi - lo],
+            pending: 0,
+            a: &a[lo..hi],
+            n: &n[lo..hi],
+        }
+    }
 }
 
 impl Chunk<'_> {
@@ -86,42 +105,96 @@ impl Chunk<'_> {
     }
 }
 
-/// A sense-reversing spin barrier for a fixed number of threads.
+/// A sense-reversing spin barrier; every caller of one round passes the same count.
 struct SpinBarrier {
     waiting: AtomicUsize,
     generation: AtomicUsize,
-    threads: usize,
 }
 
 impl SpinBarrier {
-    fn new(threads: usize) -> Self {
+    fn new() -> Self {
         SpinBarrier {
             waiting: AtomicUsize::new(0),
             generation: AtomicUsize::new(0),
-            threads,
         }
     }
 
-    /// Blocks until all threads have called `wait`; everything a thread wrote before
-    /// its call is visible to every thread after it (AcqRel on the counters).
-    fn wait(&self) {
+    /// Blocks until `threads` threads have called `wait`; everything a thread wrote
+    /// before its call is visible to every thread after it (AcqRel on the counters).
+    /// Only threads that are all running this code may meet here (see [`Roster`]).
+    fn wait(&self, threads: usize) {
         let generation = self.generation.load(Ordering::Acquire);
-        if self.waiting.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
+        if self.waiting.fetch_add(1, Ordering::AcqRel) + 1 == threads {
             self.waiting.store(0, Ordering::Relaxed);
             self.generation.fetch_add(1, Ordering::AcqRel);
         } else {
-            // Spin briefly (the partner is normally a few hundred cycles away), then
-            // yield, so that more threads than cores still make progress.
-            let mut spins = 0u32;
-            while self.generation.load(Ordering::Acquire) == generation {
-                if spins < 1 << 12 {
-                    std::hint::spin_loop();
-                    spins += 1;
-                } else {
-                    std::thread::yield_now();
-                }
+            spin_until(|| self.generation.load(Ordering::Acquire) != generation);
+        }
+    }
+}
+
+/// Spins briefly (the partner is normally a few hundred cycles away), then yields, so
+/// that more threads than cores still make progress, until `done` holds.
+fn spin_until(mut done: impl FnMut() -> bool) {
+    let mut spins = 0u32;
+    while !done() {
+        if spins < 1 << 12 {
+            std::hint::spin_loop();
+            spins += 1;
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Who takes part in one split product. The barrier may only count threads that are
+/// already running the split: a pool thread that is busy elsewhere (another split on
+/// the same pool, or the `par_iter` this call was made from) would never arrive, and
+/// everyone would wait for ever. So each helper task joins when it starts; the calling
+/// thread closes the roster, and helpers that start after that do nothing. Nobody waits
+/// for a thread that is not running: helpers wait only for the caller to close.
+struct Roster(AtomicUsize);
+
+/// The bit of [`Roster`] that says it is closed; the bits below count the helpers.
+const CLOSED: usize = 1 << (usize::BITS - 1);
+
+impl Roster {
+    fn new() -> Self {
+        Roster(AtomicUsize::new(0))
+    }
+
+    /// A helper's place (1, 2, ...), or `None` when the caller has closed the roster.
+    fn join(&self) -> Option<usize> {
+        let mut state = self.0.load(Ordering::Acquire);
+        loop {
+            if state & CLOSED != 0 {
+                return None;
+            }
+            match self.0.compare_exchange_weak(
+                state,
+                state + 1,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return Some(state + 1),
+                Err(now) => state = now,
             }
         }
+    }
+
+    /// Waits (for the running caller only) until the roster is closed, then returns the
+    /// count of participants, the caller included.
+    fn participants(&self) -> usize {
+        spin_until(|| self.0.load(Ordering::Acquire) & CLOSED != 0);
+        (self.0.load(Ordering::Acquire) & !CLOSED) + 1
+    }
+
+    /// The caller: waits until `helpers` have joined or `patience` has passed, then
+    /// closes and returns the count of participants, the caller included.
+    fn close(&self, helpers: usize, patience: Duration) -> usize {
+        let start = Instant::now();
+        spin_until(|| self.0.load(Ordering::Acquire) >= helpers || start.elapsed() > patience);
+        (self.0.fetch_or(CLOSED, Ordering::AcqRel) & !CLOSED) + 1
     }
 }
 
@@ -131,8 +204,9 @@ fn chunk_bounds(s: usize, threads: usize) -> Vec<(usize, usize)> {
     (0..p).map(|k| (k * s / p, (k + 1) * s / p)).collect()
 }
 
-/// The number of threads [`mont_mul_split`] really uses for `s` words: chunks need at
-/// least two words, so at most s / 2.
+/// The most threads [`mont_mul_split`] uses for `s` words: chunks need at least two
+/// words, so at most s / 2. Pool threads busy elsewhere when the call starts do not
+/// take part, so it may use fewer.
 pub fn threads_used(s: usize, threads: usize) -> usize {
     chunk_bounds(s, threads).len()
 }
@@ -142,11 +216,17 @@ pub fn threads_used(s: usize, threads: usize) -> usize {
 /// for odd `n` with `n0 = -n^-1 mod 2^64`. With `lazy` false, `a` and `b` must be below
 /// n and so is the output; with `lazy` true (R > 4n required) all are below 2n.
 ///
-/// The pool should be dedicated to this call: its threads wait for each other once per
-/// iteration, so they must all be free to run at once.
+/// The threads wait for each other once per iteration, so only pool threads that are
+/// free when the call starts take part: the caller waits for them at most about as
+/// long as the product takes on one thread, then goes on with those that came (alone,
+/// if none did). Any use is safe, from several threads at once on one pool or from
+/// inside the pool's own `par_iter`, but a pool kept for this call gives the speed-up.
 ///
 /// Works on raw limbs, so it is not limited to [`crate::MAX_BITS`]: the seed's
 /// question is about large sizes. Every slice has `s` limbs.
+///
+/// # Panics
+/// When a slice does not have `s` limbs, or `n` is empty or even.
 pub fn mont_mul_split(
     n: &[u64],
     n0: u64,
@@ -163,22 +243,16 @@ pub fn mont_mul_split(
         "operands must have s limbs"
     );
     assert!(s >= 1 && n[0] & 1 == 1, "the modulus must be odd");
-    let bounds = chunk_bounds(s, threads);
-    let p = bounds.len();
-    let mut chunks: Vec<Chunk<'_>> = bounds
-        .iter()
-        .map(|&(lo, hi)| Chunk {
-            t: vec![0; hi - lo],
-            pending: 0,
-            a: &a[lo..hi],
-            n: &n[lo..hi],
-        })
-        .collect();
-    match pool {
-        Some(pool) if p > 1 => threaded(pool, &mut chunks, b, n0, a[0]),
-        _ => single(&mut chunks[0], b, n0, a[0], s),
-    }
-    gather(&chunks, &bounds, n, out, lazy);
+    let p = threads_used(s, threads);
+    let chunks = match pool {
+        Some(pool) if p > 1 => threaded(pool, p, n, a, b, n0),
+        _ => {
+            let mut chunk = Chunk::new((0, s), a, n);
+            single(&mut chunk, b, n0, a[0], s);
+            vec![chunk]
+        }
+    };
+    gather(&chunks, n, out, lazy);
 }
 
 /// q_i = (t_0 + a_0 b_i) n0' mod W, where t_0 is the lowest accumulator word.
@@ -195,8 +269,16 @@ fn single(chunk: &mut Chunk<'_>, b: &[u64], n0: u64, a0: u64, s: usize) {
     }
 }
 
-fn threaded(pool: &rayon::ThreadPool, chunks: &mut [Chunk<'_>], b: &[u64], n0: u64, a0: u64) {
-    let p = chunks.len();
+/// Method-II on the calling thread and at most `p - 1` helpers from `pool`: the chunks,
+/// lowest first, one per participant.
+fn threaded<'a>(
+    pool: &rayon::ThreadPool,
+    p: usize,
+    n: &'a [u64],
+    a: &'a [u64],
+    b: &[u64],
+    n0: u64,
+) -> Vec<Chunk<'a>> {
     let s = b.len();
     // Double-buffered mailboxes: iteration i writes slot i % 2 and reads slot (i+1) % 2,
     // so a thread running one iteration ahead never overwrites a word not yet read.
@@ -204,14 +286,18 @@ fn threaded(pool: &rayon::ThreadPool, chunks: &mut [Chunk<'_>], b: &[u64], n0: u
         (0..p).map(|_| AtomicU64::new(0)).collect(),
         (0..p).map(|_| AtomicU64::new(0)).collect(),
     ];
-    let q = [AtomicU64::new(next_q(0, a0, b[0], n0)), AtomicU64::new(0)];
-    let barrier = SpinBarrier::new(p);
-    let run = |k: usize, chunk: &mut Chunk<'_>| {
+    let q = [AtomicU64::new(next_q(0, a[0], b[0], n0)), AtomicU64::new(0)];
+    let barrier = SpinBarrier::new();
+    let roster = Roster::new();
+    let done: Mutex<Vec<Option<Chunk<'a>>>> = Mutex::new((0..p).map(|_| None).collect());
+    // Participant k of `count`: chunk k of `count` chunks.
+    let run = |k: usize, count: usize| {
+        let mut chunk = Chunk::new(chunk_bounds(s, count)[k], a, n);
         for (i, &b_i) in b.iter().enumerate() {
             let (cur, prev) = (i % 2, (i + 1) % 2);
             let q_i = q[cur].load(Ordering::Relaxed);
             // The word chunk k+1 shifted out in iteration i - 1 (0 at the start).
-            let top = match (i, k + 1 < p) {
+            let top = match (i, k + 1 < count) {
                 (0, _) | (_, false) => 0,
                 _ => handover[prev][k + 1].load(Ordering::Relaxed),
             };
@@ -219,45 +305,61 @@ fn threaded(pool: &rayon::ThreadPool, chunks: &mut [Chunk<'_>], b: &[u64], n0: u
             handover[cur][k].store(bottom, Ordering::Relaxed);
             if k == 0 && i + 1 < s {
                 q[prev].store(
-                    next_q(chunk.low_word(), a0, b[i + 1], n0),
+                    next_q(chunk.low_word(), a[0], b[i + 1], n0),
                     Ordering::Relaxed,
                 );
             }
-            barrier.wait();
+            barrier.wait(count);
         }
+        lock(&done)[k] = Some(chunk);
     };
-    // Chunk 0 runs on the pool thread that enters the scope, the others on the rest of
-    // the pool: p tasks on p threads, all running at once.
-    pool.scope(|scope| {
-        let (first, rest) = chunks.split_at_mut(1);
-        let run = &run;
-        for (k, chunk) in rest.iter_mut().enumerate() {
-            scope.spawn(move |_| run(k + 1, chunk));
+    // Waiting for helpers longer than the whole product takes alone (about s^2 word
+    // products at a nanosecond or less each) cannot pay; a thread wakes in tens of us.
+    let patience = Duration::from_nanos((s * s) as u64).max(Duration::from_micros(20));
+    let count = pool.scope(|scope| {
+        let (run, roster) = (&run, &roster);
+        for _ in 1..p {
+            scope.spawn(move |_| {
+                if let Some(k) = roster.join() {
+                    run(k, roster.participants());
+                }
+            });
         }
-        run(0, &mut first[0]);
+        let count = roster.close(p - 1, patience);
+        run(0, count);
+        count
     });
+    let mut chunks: Vec<Chunk<'a>> = done
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .into_iter()
+        .flatten()
+        .collect();
+    debug_assert_eq!(chunks.len(), count);
     // The last handed-over words: chunk k+1's bottom from the final iteration becomes
     // chunk k's top word, which `gather` reads from `t[len - 1]`.
     let last = (s + 1) % 2;
-    let words: Vec<u64> = handover[last]
-        .iter()
-        .map(|w| w.load(Ordering::Relaxed))
-        .collect();
-    for k in 0..p - 1 {
+    for k in 0..count - 1 {
         let len = chunks[k].t.len();
-        chunks[k].t[len - 1] = words[k + 1];
+        chunks[k].t[len - 1] = handover[last][k + 1].load(Ordering::Relaxed);
     }
+    chunks
+}
+
+/// The guarded value, also after a panic elsewhere (the data is written whole or not).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Adds every chunk's words and pending carries into `out`, then reduces.
-fn gather(chunks: &[Chunk<'_>], bounds: &[(usize, usize)], n: &[u64], out: &mut [u64], lazy: bool) {
+fn gather(chunks: &[Chunk<'_>], n: &[u64], out: &mut [u64], lazy: bool) {
     let s = n.len();
     // The value is below 2n < 2R, but pending carries make it redundant: accumulate into
     // s + 2 words, then everything above word s must be a single top bit.
     let mut acc = vec![0u64; s + 2];
-    for (chunk, &(lo, _)) in chunks.iter().zip(bounds) {
-        add_at(&mut acc, lo, &chunk.t);
-        let top = lo + chunk.t.len() - 1;
+    for chunk in chunks {
+        add_at(&mut acc, chunk.lo, &chunk.t);
+        let top = chunk.lo + chunk.t.len() - 1;
         add_at(
             &mut acc,
             top,

@@ -107,3 +107,96 @@ fn batches_match_one_by_one() {
         );
     }
 }
+
+/// Runs `f` on its own thread and fails the test if it has not finished after a minute
+/// (a hang becomes a failure, not a test run that never ends).
+fn within_a_minute(what: &str, f: impl FnOnce() + Send + 'static) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        f();
+        let _ = tx.send(());
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(()) => {}
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => panic!("{what}: hung"),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => panic!("{what}: panicked"),
+    }
+}
+
+/// One 4096-bit operand set and its Montgomery product from the oracle.
+struct Case {
+    n: Vec<u64>,
+    n0: u64,
+    a: Vec<u64>,
+    b: Vec<u64>,
+    want: Vec<u64>,
+}
+
+impl Case {
+    fn new(seed: u64) -> Self {
+        let mut rng = TestRng::new(seed);
+        let n = kit::random_modulus(&mut rng, 4096);
+        let a = kit::random_below(&mut rng, &n);
+        let b = kit::random_below(&mut rng, &n);
+        let nl = kit::to_limbs::<u64>(&n, 64);
+        Case {
+            n0: u64::inv_mod_word(nl[0]).wrapping_neg(),
+            n: nl,
+            a: kit::to_limbs(&a, 64),
+            b: kit::to_limbs(&b, 64),
+            want: kit::to_limbs(&kit::mont_mul(&a, &b, &n, 4096), 64),
+        }
+    }
+
+    fn check_on(&self, pool: &rayon::ThreadPool) {
+        let mut out = vec![0u64; 64];
+        mont_mul_split(
+            &self.n,
+            self.n0,
+            &self.a,
+            &self.b,
+            &mut out,
+            Some(pool),
+            false,
+        );
+        assert_eq!(out, self.want);
+    }
+}
+
+#[test]
+fn two_callers_on_one_pool_do_not_hang() {
+    // Each caller's first task occupies one of the two pool threads and waited, before
+    // the fix, at the barrier for a partner that the other caller held.
+    within_a_minute("two threads splitting on one 2-thread pool", || {
+        let pool = std::sync::Arc::new(pool(2));
+        let case = std::sync::Arc::new(Case::new(17));
+        // The callers start each product together, so that both reach the pool at once.
+        let start = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let callers: Vec<_> = (0..2)
+            .map(|_| {
+                let (pool, case, start) = (pool.clone(), case.clone(), start.clone());
+                std::thread::spawn(move || {
+                    for _ in 0..2000 {
+                        start.wait();
+                        case.check_on(&pool);
+                    }
+                })
+            })
+            .collect();
+        for c in callers {
+            c.join().unwrap();
+        }
+    });
+}
+
+#[test]
+fn a_split_inside_the_pools_own_par_iter_does_not_hang() {
+    use rayon::prelude::*;
+    within_a_minute("splitting from inside par_iter on the same pool", || {
+        let pool = pool(2);
+        let case = Case::new(23);
+        pool.install(|| {
+            (0..64).into_par_iter().for_each(|_| case.check_on(&pool));
+        });
+    });
+}
