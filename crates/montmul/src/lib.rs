@@ -32,6 +32,8 @@ pub mod fixed;
 pub mod generated;
 pub mod mpn;
 pub mod simd;
+#[doc(hidden)]
+pub mod testing;
 pub mod thresholds;
 
 pub use error::Error;
