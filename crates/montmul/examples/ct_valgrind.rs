@@ -41,7 +41,7 @@
 //! `cargo test -p montmul --test ct_valgrind` does the second step when the binary is
 //! there. Without valgrind the program runs the same cases as a plain oracle check.
 
-use crabgrind::memcheck::{mark_memory, MemState};
+use crabgrind::memcheck::{mark_memory, vbits, MemState};
 use montmul::Limb;
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{
@@ -206,10 +206,21 @@ mod api {
 
 use api::Policy;
 
-/// Marks `len` bytes at `addr` as secret (undefined); nothing when not under valgrind.
+/// Marks `len` bytes at `addr` as secret (undefined), and checks that memcheck took
+/// note; nothing when not under valgrind.
 fn secret_bytes(addr: *const u8, len: usize) {
-    // Not under valgrind the request does nothing and says so: nothing to handle.
-    let _ = mark_memory(addr.cast(), len, MemState::Undefined);
+    if len == 0 || !under_valgrind() {
+        return;
+    }
+    mark_memory(addr.cast(), len, MemState::Undefined).expect("under valgrind");
+    // Memcheck's validity bits of the bytes (0xff: undefined), read without an error
+    // report (as a check request would make).
+    let mut v = vec![0u8; len];
+    vbits(addr.cast(), &mut v).expect("under valgrind");
+    assert!(
+        v.iter().all(|&b| b == 0xff),
+        "memcheck did not take {len} bytes as undefined"
+    );
 }
 
 /// Marks the values as secret.
