@@ -80,6 +80,13 @@ fn secrets_decide_no_branch_and_no_address() {
          --- harness output ---\n{stdout}\n--- valgrind ---\n{stderr}",
         out.status
     );
+    // The summary, past the output capture, so that a passing CI run shows it too.
+    let summary: Vec<&str> = stdout.lines().filter(|l| l.contains(" cases, ")).collect();
+    let _ = writeln!(
+        std::io::stderr(),
+        "\nvalgrind constant-time check ({version}): {}",
+        summary.join("; ")
+    );
     assert!(
         stdout.contains("under valgrind")
             && (stdout.contains("BMI2 and ADX assumed") || !cfg!(target_arch = "x86_64")),
