@@ -34,6 +34,8 @@ pub mod fixed;
 pub mod generated;
 pub mod mpn;
 pub mod simd;
+#[doc(hidden)]
+pub mod testing;
 pub mod thresholds;
 
 pub use error::Error;
