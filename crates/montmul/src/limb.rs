@@ -12,8 +12,11 @@ use core::fmt::Debug;
 
 /// An unsigned machine word with double-width multiply and carry/borrow arithmetic.
 ///
-/// Every operation is total (no overflow panics) and branch-free.
-pub trait Limb: Copy + Clone + Debug + Default + Eq + Ord + Send + Sync + 'static {
+/// Every operation is total (no overflow panics) and branch-free. What differs per limb
+/// type beyond arithmetic (its list of kernels) is [`crate::lab::PerWord`].
+pub trait Limb:
+    Copy + Clone + Debug + Default + Eq + Ord + Send + Sync + 'static + crate::kernel::PerWord
+{
     /// Width of the word in bits (`w` in the seeds).
     const BITS: u32;
     /// The value 0.

@@ -170,7 +170,7 @@ impl<L: Limb> Modulus<L> {
                 two_n
             }
         };
-        let engine = kernel.resolve(s).unwrap_or(kernel);
+        let engine = kernel.resolve(s, reduction).unwrap_or(kernel);
         Ok(Modulus {
             n,
             bits,

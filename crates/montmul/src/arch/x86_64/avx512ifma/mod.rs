@@ -74,7 +74,7 @@
 //! about 40% of a 1024-bit product; in registers, about 23% of it and 13% of a
 //! 4096-bit one (measured). `montmul tune` measures where the kernel
 //! starts to win (`ifma_from` in [`crate::thresholds`]). Exponentiation avoids the
-//! conversions between products: [`crate::simd::ifma_exp`].
+//! conversions between products: [`exp`].
 //!
 //! Squaring: `x86::sqr_wide` (core `x86::sqr_lanes`, on digits) computes each
 //! off-diagonal digit product once, against a copy of the operand doubled as a number:
@@ -118,12 +118,11 @@
 //! words). Available on x86-64
 //! CPUs with AVX-512F and AVX-512 IFMA (detected at run time; std caches the answer).
 
-#[cfg(target_arch = "x86_64")]
-use core::any::TypeId;
+pub mod exp;
 
-use crate::algo::cios::Cios;
-use crate::kernel::{Kernel, KernelInfo};
-use crate::{Limb, Modulus, Reduction};
+use crate::arch::Avx512Ifma;
+use crate::kernel::{Kernel, KernelInfo, PowDomain};
+use crate::{Modulus, Reduction};
 
 /// The `amm52-ifma` kernel.
 pub struct Amm52Ifma;
@@ -135,17 +134,9 @@ pub(super) const DIGIT: u64 = (1 << 52) - 1;
 /// [`crate::MAX_BITS`] bits needs: 257 limbs under lazy reduction, 317 digits.
 pub const MAX_VECTORS: usize = 40;
 
-/// Whether this CPU has AVX-512F and AVX-512 IFMA (std caches the detection).
+/// Whether the [`Avx512Ifma`] token exists on this CPU.
 pub fn is_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512ifma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    Avx512Ifma::new().is_some()
 }
 
 /// The digit counts of a modulus of `s` limbs: (d, V, e) with d = ceil(64 s / 52)
@@ -220,7 +211,6 @@ pub fn finish(t: &[u64], top: u64, n: &[u64], reduction: Reduction, out: &mut [u
         return;
     }
     assert!(!t.is_empty() && t.len() <= FINISH_WORDS);
-    #[cfg(target_arch = "x86_64")]
     {
         let mut diff = [core::mem::MaybeUninit::<u64>::uninit(); FINISH_WORDS];
         let borrow: u64;
@@ -257,12 +247,6 @@ pub fn finish(t: &[u64], top: u64, n: &[u64], reduction: Reduction, out: &mut [u
             *o = (d & keep) | (x & !keep);
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        // (No IFMA kernel runs here: the portable masked subtraction.)
-        out.copy_from_slice(t);
-        crate::ct::reduce_once(out, top, n);
-    }
 }
 
 /// The most words [`finish`] takes: a modulus of [`crate::MAX_BITS`] bits under lazy
@@ -270,11 +254,11 @@ pub fn finish(t: &[u64], top: u64, n: &[u64], reduction: Reduction, out: &mut [u
 const FINISH_WORDS: usize = 264;
 
 // The AVX-512 intrinsics are stable since Rust 1.89, the workspace's `rust-version`.
-#[cfg(target_arch = "x86_64")]
 mod x86 {
     use core::arch::x86_64::*;
 
     use super::{shape, DIGIT};
+    use crate::arch::Avx512Ifma;
     use crate::Reduction;
 
     /// `out = a b R^-1 mod n` for `V` vectors of digits: the conversions and the
@@ -858,40 +842,6 @@ mod x86 {
     /// One instance of [`mul`].
     type Mul = unsafe fn(&[u64], &[u64], &[u64], u64, Reduction, &mut [u64]);
 
-    /// `$f::<V>` for the vector count `$v`, 1 ..= [`super::MAX_VECTORS`].
-    macro_rules! by_vectors {
-        ($f:ident, $v:expr) => {
-            by_vectors!(@ $f, $v,
-                1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
-                21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40)
-        };
-        (@ $f:ident, $v:expr, $($n:literal)*) => {
-            match $v {
-                $($n => $f::<$n>,)*
-                _ => unreachable!("more vectors than the largest modulus needs"),
-            }
-        };
-    }
-
-    /// [`mul`] for moduli of `n.len()` limbs (at most 40 vectors of digits:
-    /// [`super::MAX_VECTORS`]).
-    ///
-    /// # Safety
-    /// The CPU has AVX-512F and AVX-512 IFMA.
-    pub unsafe fn mont_mul(
-        a: &[u64],
-        b: &[u64],
-        n: &[u64],
-        n0: u64,
-        reduction: Reduction,
-        out: &mut [u64],
-    ) {
-        debug_assert!(shape(n.len()).1 <= super::MAX_VECTORS);
-        let f: Mul = by_vectors!(mul, shape(n.len()).1);
-        // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
-        unsafe { f(a, b, n, n0, reduction, out) }
-    }
-
     /// Lane `$l` (a constant expression, 0 ..= 7) of the vector `$v`, as a scalar.
     macro_rules! lane {
         ($v:expr, $l:expr) => {{
@@ -1181,66 +1131,90 @@ mod x86 {
     /// One instance of [`sqr_wide`] or [`sqr_by_mul`].
     type Sqr = unsafe fn(&[u64], &[u64], u64, Reduction, &mut [u64]);
 
-    /// [`sqr_wide`] for moduli of `n.len()` limbs (at most [`super::MAX_VECTORS`]
-    /// vectors), where it measured faster than [`mul`], else [`sqr_by_mul`].
+    /// The kernel of one vector count: its multiplication and its squaring, chosen when
+    /// the modulus is built ([`for_limbs`]); it holds the token.
+    pub(super) struct Ifma {
+        /// The proof that the CPU has AVX-512F and AVX-512 IFMA.
+        pub(super) token: Avx512Ifma,
+        mul: Mul,
+        sqr: Sqr,
+    }
+
+    impl Ifma {
+        /// `out = a b R^-1 mod n` (operands of s limbs, the count it was chosen for).
+        pub(super) fn mul(
+            &self,
+            a: &[u64],
+            b: &[u64],
+            n: &[u64],
+            n0: u64,
+            red: Reduction,
+            out: &mut [u64],
+        ) {
+            // SAFETY: the token proves AVX-512F and IFMA; the lengths are checked inside.
+            unsafe { (self.mul)(a, b, n, n0, red, out) }
+        }
+
+        /// `out = a^2 R^-1 mod n`.
+        pub(super) fn sqr(&self, a: &[u64], n: &[u64], n0: u64, red: Reduction, out: &mut [u64]) {
+            // SAFETY: as in `mul`.
+            unsafe { (self.sqr)(a, n, n0, red, out) }
+        }
+    }
+
+    /// The token inside the statics below, handed out only in exchange for one.
+    const TOKEN: Avx512Ifma = Avx512Ifma(());
+
+    /// `[Ifma]` for each listed vector count, squaring with [`sqr_by_mul`].
+    macro_rules! by_mul {
+        ($($v:literal)*) => {
+            [$(Ifma { token: TOKEN, mul: mul::<$v>, sqr: sqr_by_mul::<$v> },)*]
+        };
+    }
+
+    /// `[Ifma]` for each listed vector count, squaring with [`sqr_wide`].
+    macro_rules! wide {
+        ($($v:literal)*) => {
+            [$(Ifma {
+                token: TOKEN,
+                mul: mul::<$v>,
+                sqr: sqr_wide::<$v, { ($v as usize).div_ceil(2) }, { $v + 1 }>,
+            },)*]
+        };
+    }
+
+    /// The kernels of 1 ..= [`super::MAX_VECTORS`] vectors, squaring by the product.
+    static BY_MUL: [Ifma; super::MAX_VECTORS] = by_mul!(
+        1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
+        21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
+
+    /// The kernels of [`SQR_WIDE_VECTORS`] vectors with the wide squaring.
+    static WIDE: [Ifma; 22] = wide!(
+        19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
+
+    /// The kernel for moduli of `s` limbs under `reduction`: [`sqr_wide`] where it
+    /// measured faster than [`mul`], else [`sqr_by_mul`]. With 52 d = 64 s and
+    /// [`Reduction::Full`], a < n < 2^(52 d) may set bit 51 of the top digit, and 2 a
+    /// would need digit d: the multiplication's squaring there.
     ///
-    /// # Safety
-    /// The CPU has AVX-512F and AVX-512 IFMA.
-    pub unsafe fn mont_sqr(a: &[u64], n: &[u64], n0: u64, reduction: Reduction, out: &mut [u64]) {
-        let (_, v, e) = shape(n.len());
-        debug_assert!(v <= super::MAX_VECTORS);
-        macro_rules! pick {
-            ($($w:literal)*) => {
-                match v {
-                    $($w => Some(sqr_wide::<$w, { (($w as usize).div_ceil(2)) }, { $w + 1 }> as Sqr),)*
-                    _ => None,
-                }
-            };
-        }
-        let f = pick!(19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
-        debug_assert_eq!(f.is_some(), SQR_WIDE_VECTORS.contains(&v));
-        match f {
-            // With 52 d = 64 s, a < n < 2^(52 d) may set bit 51 of the top digit, and 2 a
-            // would need digit d: the multiplication. (Both public: the limb count and
-            // the policy.)
-            Some(f) if !(e == 0 && reduction == Reduction::Full) => {
-                // SAFETY: the caller guarantees the CPU features; the lengths are
-                // checked inside.
-                unsafe { f(a, n, n0, reduction, out) }
-            }
-            // Elsewhere the multiplication's loop, the operand split once, is as fast or
-            // faster (measured).
-            _ => {
-                let f: Sqr = by_vectors!(sqr_by_mul, v);
-                // SAFETY: as above.
-                unsafe { f(a, n, n0, reduction, out) }
-            }
+    /// # Panics
+    /// When `s` needs more than [`super::MAX_VECTORS`] vectors (more than
+    /// [`crate::MAX_BITS`] bits).
+    pub(super) fn for_limbs(_: Avx512Ifma, s: usize, reduction: Reduction) -> &'static Ifma {
+        let (_, v, e) = shape(s);
+        assert!(
+            (1..=super::MAX_VECTORS).contains(&v),
+            "{s} limbs: too many for IFMA"
+        );
+        if SQR_WIDE_VECTORS.contains(&v) && !(e == 0 && reduction == Reduction::Full) {
+            &WIDE[v - *SQR_WIDE_VECTORS.start()]
+        } else {
+            &BY_MUL[v - 1]
         }
     }
 }
 
-#[cfg(target_arch = "x86_64")]
 pub(super) use x86::{mul_digits, sqr_digits};
-
-/// `x` as 64-bit words, when `L` is `u64`.
-#[cfg(target_arch = "x86_64")]
-pub(super) fn as_words<L: Limb>(x: &[L]) -> Option<&[u64]> {
-    if TypeId::of::<L>() != TypeId::of::<u64>() {
-        return None;
-    }
-    // SAFETY: L is u64 (same TypeId), so `x` is `x.len()` initialised u64 words.
-    Some(unsafe { core::slice::from_raw_parts(x.as_ptr().cast::<u64>(), x.len()) })
-}
-
-/// `x` as mutable 64-bit words, when `L` is `u64`.
-#[cfg(target_arch = "x86_64")]
-pub(super) fn as_words_mut<L: Limb>(x: &mut [L]) -> Option<&mut [u64]> {
-    if TypeId::of::<L>() != TypeId::of::<u64>() {
-        return None;
-    }
-    // SAFETY: L is u64 (same TypeId), so `x` is `x.len()` u64 words, borrowed uniquely.
-    Some(unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<u64>(), x.len()) })
-}
 
 static INFO: KernelInfo = KernelInfo {
     name: "amm52-ifma",
@@ -1253,39 +1227,50 @@ static INFO: KernelInfo = KernelInfo {
     available: is_available,
 };
 
-impl<L: Limb> Kernel<L> for Amm52Ifma {
+/// The kernel of one modulus' vector count, as `amm52-ifma` resolves it: handed out
+/// only in exchange for the [`Avx512Ifma`] token.
+pub(crate) fn for_limbs(
+    token: Avx512Ifma,
+    limbs: usize,
+    reduction: Reduction,
+) -> &'static dyn Kernel<u64> {
+    x86::for_limbs(token, limbs, reduction)
+}
+
+impl Kernel<u64> for Amm52Ifma {
     fn info(&self) -> &'static KernelInfo {
         &INFO
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-        #[cfg(target_arch = "x86_64")]
-        if is_available() {
-            if let (Some(aw), Some(bw), Some(nw)) = (as_words(a), as_words(b), as_words(m.n())) {
-                if let Some(ow) = as_words_mut(out) {
-                    // SAFETY: AVX-512F and IFMA are present (checked).
-                    unsafe { x86::mont_mul(aw, bw, nw, m.n0().to_u64(), m.reduction(), ow) };
-                    return;
-                }
-            }
-        }
-        // Other limb types, or a direct call on a CPU without IFMA (`Modulus` refuses
-        // the kernel there): the same product by CIOS.
-        Cios.mul(m, a, b, out);
+    fn resolve(&self, limbs: usize, reduction: Reduction) -> Option<&'static dyn Kernel<u64>> {
+        Avx512Ifma::new().map(|token| for_limbs(token, limbs, reduction))
     }
 
-    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-        #[cfg(target_arch = "x86_64")]
-        if is_available() {
-            if let (Some(aw), Some(nw)) = (as_words(a), as_words(m.n())) {
-                if let Some(ow) = as_words_mut(out) {
-                    // SAFETY: AVX-512F and IFMA are present (checked).
-                    unsafe { x86::mont_sqr(aw, nw, m.n0().to_u64(), m.reduction(), ow) };
-                    return;
-                }
-            }
-        }
-        Cios.sqr(m, a, out);
+    fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+        m.engine().mul_exact(m, a, b, out);
+    }
+
+    fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+        m.engine().sqr_exact(m, a, out);
+    }
+}
+
+impl Kernel<u64> for x86::Ifma {
+    fn info(&self) -> &'static KernelInfo {
+        &INFO
+    }
+
+    fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+        self.mul(a, b, m.n(), m.n0(), m.reduction(), out);
+    }
+
+    fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+        self.sqr(a, m.n(), m.n0(), m.reduction(), out);
+    }
+
+    /// The 52-bit digits: the ladder converts once in, once out ([`exp`]).
+    fn pow_domain(&self, m: &Modulus<u64>) -> Option<Box<dyn PowDomain<u64>>> {
+        Some(Box::new(exp::Digits::new(self.token, m)))
     }
 }
 
