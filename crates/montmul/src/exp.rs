@@ -60,13 +60,8 @@ pub const MAX_WINDOW: u32 = 6;
 /// Narrower than the product count alone asks for (OpenSSL's
 /// `BN_window_bits_for_ctime_exponent_size`: 5 from 307 bits, 6 from 938), because
 /// every lookup reads the whole table: with 2^w entries a wider window saves
-/// multiplications but reads twice the table each time. Measured on this machine
-/// (exponent as long as the modulus, the minimum over 24 interleaved runs of each
-/// width in two runs; at 6144 and 8192 bits the minimum over 6, in one run): 4 was the
-/// fastest or within 1% of it from 256 to 1536 bits (6 cost 8-9% more than 4 at 1024
-/// bits, 5 up to 6% more at 384), 5 at 2048 to 6144 bits (6 cost 1-4% more at
-/// 2048-4096, level at 6144), and 6 at 8192, where the wide squaring makes each
-/// multiplication the dearer step.
+/// multiplications but reads twice the table each time. The widths are the fastest
+/// measured on this machine per size (`docs/PERFORMANCE.md`, "Window widths").
 pub fn ct_window(bits: usize) -> u32 {
     match bits {
         b if b > 6144 => 6,

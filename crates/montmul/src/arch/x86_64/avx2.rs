@@ -5,7 +5,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::arch::Avx2;
+use crate::arch::cpu::Avx2;
 
 /// Vectors (4 words each) gathered per pass over the table.
 const PASS: usize = 4;

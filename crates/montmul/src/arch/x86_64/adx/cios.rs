@@ -57,7 +57,7 @@
 //! branch). Needs BMI2 and ADX: each size's kernel holds the [`Adx`] token and is
 //! handed out only in exchange for one ([`specialised`]).
 
-use crate::arch::Adx;
+use crate::arch::cpu::Adx;
 use crate::fixed::{words, words_mut};
 use crate::kernel::{Kernel, KernelInfo};
 use crate::{Modulus, Reduction};

@@ -19,16 +19,14 @@
 //! triangle is one asm loop whose body holds a row for each length modulo 8 (no
 //! single-limb loop, no call per row), and at 16, 17, 24, 25, 32 and 33 words (1024 to
 //! 2048-bit moduli) straight-line code with no loop at all; the doubling is a
-//! `shrx`/`lea` shift off the flags, leaving one carry chain for the squares. At 48
-//! words a straight-line triangle measured slower than the loop: the front end, not the
-//! multiplier, becomes the limit.
+//! `shrx`/`lea` shift off the flags, leaving one carry chain for the squares.
 //!
 //! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (loop counts and every
 //! branch depend on the length only; no branch or address depends on values). Needs
 //! BMI2 and ADX: the rows exist only with the [`Adx`] token, and the kernels are handed
 //! out only in exchange for it ([`mulx_redc`], [`cios::specialised`]).
 
-use crate::arch::Adx;
+use crate::arch::cpu::Adx;
 use crate::fixed::{self, words, words_mut, PerSize};
 use crate::kernel::{Kernel, KernelInfo};
 use crate::mpn::{self, AddMul};

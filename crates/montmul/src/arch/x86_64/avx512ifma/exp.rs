@@ -8,7 +8,7 @@
 //! vectors from the first product to the last: the base is converted once, the result
 //! once, and each product in between is the kernel's loop and its carry pass done
 //! with vector operations, after OpenSSL's `rsaz-avx512` code, in registers
-//! (`ifma::mul_digits`, or `ifma::sqr_digits` for a square): no conversion, no
+//! ([`mul_digits`], or [`sqr_digits`] for a square): no conversion, no
 //! subtraction.
 //!
 //! # The digit domain
@@ -34,21 +34,17 @@
 //!   n.
 //!
 //! Table reads are masked copies of whole digit vectors, the trace is the limb
-//! ladder's ([`crate::exp::fixed_window`] is shared): constant-time as
-//! [`crate::exp::pow`]; the table reads are masked ORs of whole entries (AVX2)
-//! (`exp::masked_read`, as the limb ladder's). Squarings call the kernel's
+//! ladder's ([`crate::exp::fixed_window`] is shared, through
+//! [`crate::kernel::Kernel::pow_domain`]): constant-time as [`crate::exp::pow`]; the
+//! table reads are masked ORs of whole entries (AVX2), as the limb ladder's. Squarings call the kernel's
 //! `sqr_digits`: its wide squaring from 19 digit vectors (moduli above 7486 bits), the
 //! multiplication below.
-//!
-//! The whole-table reads cost about 5% of the exponentiation at 768-4096 bits (a plain
-//! copy of the one entry, not constant-time, was 3-7% faster; the minimum of 24
-//! interleaved runs). Two ways to hide them measured level with the masked copy, within
-//! 2%, and were not kept: the entry gathered with masks straight into the
-//! multiplication's vectors (no store of it for the product to load back), and the
-//! entry read before the window's squarings instead of after them.
 
-use super::{join_group, mul_digits, split_group, sqr_digits};
-use crate::arch::Avx512Ifma;
+use super::digits::{join_group, split_group, MAX_VECTORS};
+use super::finish::finish;
+use super::mul::mul_digits;
+use super::sqr::sqr_digits;
+use crate::arch::cpu::Avx512Ifma;
 use crate::kernel::PowDomain;
 use crate::{Modulus, Reduction};
 
@@ -137,7 +133,7 @@ impl Digits {
         let s = n.len();
         let bits = 64 * s as u32 - n[s - 1].leading_zeros();
         let (d, v, e) = shape(s, bits);
-        assert!(v <= super::MAX_VECTORS);
+        assert!(v <= MAX_VECTORS);
         let (mul, sqr) = products(v);
         // R 2^e and R 2^(2e) mod n, by doublings of R mod n < n.
         let mut x = r1.to_vec();
@@ -196,7 +192,7 @@ impl Digits {
         let words: Vec<u64> = g.iter().flat_map(join_group).collect();
         // The value is below 2n < 2^(64 s + 1): the bits above `out` are word s, if any.
         let top = words.get(self.s).copied().unwrap_or(0);
-        super::finish(&words[..self.s], top, &self.n_words, reduction, out);
+        finish(&words[..self.s], top, &self.n_words, reduction, out);
     }
 }
 
