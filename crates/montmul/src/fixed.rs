@@ -34,7 +34,7 @@ pub struct CiosFixed;
 pub struct Fixed<const N: usize>;
 
 /// The same code as [`Fixed`] with run-time lengths, for limb counts without a
-/// specialisation (operands are copied to 64-bit words on the stack).
+/// specialisation (the accumulator is the output itself).
 pub struct Words;
 
 static INFO: KernelInfo = KernelInfo {

@@ -1,6 +1,6 @@
 //! Constant-time exponentiation in the 52-bit digit domain of `amm52-ifma`.
 //!
-//! Every product of [`crate::simd::ifma`] converts its operands from 64-bit limbs into
+//! Every product of `amm52-ifma` ([`super`]) converts its operands from 64-bit limbs into
 //! 52-bit digits, runs the word-serial loop, propagates the carries, converts back and
 //! subtracts n once with a mask; at 1024 bits the conversions and the subtraction take
 //! about 30% of the time of the loop. An exponentiation chains a thousand products on
