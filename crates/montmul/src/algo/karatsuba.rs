@@ -11,7 +11,7 @@
 //!
 //! three half-size products instead of four, applied recursively down to the schoolbook
 //! base case ([`mpn::mul_basecase`], [`mpn::sqr_basecase`]) below a measured size
-//! ([`crate::thresholds`]). The full `2s`-word product is then reduced by REDC
+//! (`crate::thresholds`). The full `2s`-word product is then reduced by REDC
 //! ([`mpn::redc`]). Every row runs on [`Mulx`] (`mulx`/`adcx`/`adox`) where the
 //! [`Adx`] token exists, chosen once per modulus, on [`Portable`] rows elsewhere.
 //!

@@ -55,7 +55,7 @@
 //! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (straight-line code;
 //! the final subtraction is `sbb`/`cmov`; every address is constant, no value-dependent
 //! branch). Needs BMI2 and ADX: each size's kernel holds the [`Adx`] token and is
-//! handed out only in exchange for one ([`specialised`]).
+//! handed out only in exchange for one (`specialised`).
 
 use crate::arch::cpu::Adx;
 use crate::fixed::{words, words_mut};

@@ -24,7 +24,7 @@
 //! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (loop counts and every
 //! branch depend on the length only; no branch or address depends on values). Needs
 //! BMI2 and ADX: the rows exist only with the [`Adx`] token, and the kernels are handed
-//! out only in exchange for it ([`mulx_redc`], [`cios::specialised`]).
+//! out only in exchange for it (`mulx_redc`, `cios::specialised`).
 
 use crate::arch::cpu::Adx;
 use crate::fixed::{self, words, words_mut, PerSize};
@@ -49,7 +49,7 @@ impl Mulx {
 const ROWS: Mulx = Mulx(Adx(()));
 
 /// The named `mulx-redc` kernel: for each modulus it resolves to the instance on
-/// [`Mulx`] rows ([`mulx_redc`]).
+/// [`Mulx`] rows (`mulx_redc`).
 pub struct MulxRedc;
 
 /// The `mulx-redc` kernel on [`Mulx`] rows, with run-time lengths.

@@ -1,6 +1,6 @@
 //! `amm52-ifma`, digit conversion: 64-bit words to 52-bit digits and back, in scalar
 //! groups of 13 words and 16 digits ([`split_group`], [`join_group`]) and in registers
-//! ([`split`], [`shift_up`], [`join_store`]), and the vector loads and stores the other
+//! (`split`, `shift_up`, `join_store`), and the vector loads and stores the other
 //! stages share. Shifts, permutes and masks only: constant-time.
 
 use core::arch::x86_64::*;

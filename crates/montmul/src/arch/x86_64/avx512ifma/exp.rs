@@ -8,7 +8,7 @@
 //! vectors from the first product to the last: the base is converted once, the result
 //! once, and each product in between is the kernel's loop and its carry pass done
 //! with vector operations, after OpenSSL's `rsaz-avx512` code, in registers
-//! ([`mul_digits`], or [`sqr_digits`] for a square): no conversion, no
+//! (`mul_digits`, or `sqr_digits` for a square): no conversion, no
 //! subtraction.
 //!
 //! # The digit domain

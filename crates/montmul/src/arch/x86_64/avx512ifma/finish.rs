@@ -1,7 +1,7 @@
 //! `amm52-ifma`, the carry pass and the finish: the lanes' carries propagated with
-//! vector compares and mask arithmetic ([`normalise_vectors`], after OpenSSL's
+//! vector compares and mask arithmetic (`normalise_vectors`, after OpenSSL's
 //! `rsaz-avx512`), n subtracted once in the digit domain with the borrows rippled the
-//! same way ([`finish_digits`]), and the scalar finish of the exponentiation's words
+//! same way (`finish_digits`), and the scalar finish of the exponentiation's words
 //! ([`finish`]). The final subtraction is always computed and kept with a mask.
 
 use core::arch::x86_64::*;

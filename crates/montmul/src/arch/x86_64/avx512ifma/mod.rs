@@ -64,7 +64,7 @@
 //! subtracted in the digit domain (the borrows rippled as the carries are,
 //! `finish::finish_digits`) and the digits joined and stored masked to the output words
 //! (`digits::join_store`). `montmul tune` measures where the kernel
-//! starts to win (`ifma_from` in [`crate::thresholds`]). Exponentiation avoids the
+//! starts to win (`ifma_from` in `crate::thresholds`). Exponentiation avoids the
 //! conversions between products: [`exp`].
 //!
 //! Squaring: `sqr::sqr_wide` (core `sqr::sqr_lanes`, on digits) computes each
@@ -91,7 +91,7 @@
 //! exchange for the [`Avx512Ifma`] token, which they hold.
 //!
 //! The stages, one file each: [`digits`] (64 <-> 52-bit conversion, vector loads and
-//! stores), [`mul`] (the word-serial loop), [`finish`] (the carry pass and the final
+//! stores), [`mul`](mod@mul) (the word-serial loop), [`finish`] (the carry pass and the final
 //! subtraction), [`sqr`] (the squarings), and [`exp`] (the exponentiation's digit
 //! domain). Measurements of variants not kept are in `docs/PERFORMANCE.md`.
 

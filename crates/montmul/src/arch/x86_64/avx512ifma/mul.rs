@@ -1,6 +1,6 @@
 //! `amm52-ifma`, the main loop: the word-serial almost-Montgomery steps of the module
-//! doc on vectors of 8 digits ([`mul_vectors`]), for a product of words ([`mul`],
-//! [`sqr_by_mul`]) or of digits ([`mul_digits`], for the exponentiation).
+//! doc on vectors of 8 digits (`mul_vectors`), for a product of words (`mul`,
+//! `sqr_by_mul`) or of digits (`mul_digits`, for the exponentiation).
 
 use core::arch::x86_64::*;
 

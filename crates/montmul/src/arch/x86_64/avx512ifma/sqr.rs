@@ -1,6 +1,6 @@
-//! `amm52-ifma`, the squarings: the wide squaring ([`sqr_wide`], core [`sqr_lanes`])
-//! from [`SQR_WIDE_VECTORS`] vectors, where it measured faster than the product of the
-//! operand by itself, and [`sqr_digits`] for the exponentiation.
+//! `amm52-ifma`, the squarings: the wide squaring (`sqr_wide`, core `sqr_lanes`)
+//! from `SQR_WIDE_VECTORS` vectors, where it measured faster than the product of the
+//! operand by itself, and `sqr_digits` for the exponentiation.
 
 use core::arch::x86_64::*;
 
