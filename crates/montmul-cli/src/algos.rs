@@ -1,6 +1,6 @@
 //! `montmul algos`: the table of every algorithm and kernel.
 
-use montmul::kernel;
+use montmul::lab as kernel;
 use serde::Serialize;
 
 use crate::output::outln;

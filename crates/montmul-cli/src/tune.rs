@@ -26,11 +26,11 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use montmul::algo::karatsuba;
-use montmul::dispatch::{self, Thresholds};
-use montmul::simd::ifma;
-use montmul::simd::mulx::{self, Mulx};
-use montmul::{kernel, Modulus, Reduction};
+use montmul::arch::{Adx, Avx512Ifma, Mulx};
+use montmul::lab::algo::karatsuba;
+use montmul::lab::{self as kernel, Thresholds};
+use montmul::mpn::Portable;
+use montmul::{Modulus, Reduction};
 
 use crate::output::{self, AtomicFile};
 use crate::CliError;
@@ -114,8 +114,53 @@ fn crossover(results: &[(usize, bool)]) -> Option<usize> {
     from
 }
 
+/// The rows the Karatsuba kernel runs on here: `mulx` where the CPU has BMI2 and ADX.
+#[derive(Clone, Copy)]
+enum Rows {
+    Portable,
+    Mulx(Mulx),
+}
+
+impl Rows {
+    fn here() -> Self {
+        match Adx::new() {
+            Some(adx) => Rows::Mulx(Mulx::new(adx)),
+            None => Rows::Portable,
+        }
+    }
+
+    fn product(self, r: &mut [u64], a: &[u64], b: &[u64], base: usize, scratch: &mut [u64]) {
+        match self {
+            Rows::Portable => karatsuba::product(Portable, r, a, b, base, scratch),
+            Rows::Mulx(rows) => karatsuba::product(rows, r, a, b, base, scratch),
+        }
+    }
+
+    fn square(self, r: &mut [u64], a: &[u64], base: usize, scratch: &mut [u64]) {
+        match self {
+            Rows::Portable => karatsuba::square(Portable, r, a, base, scratch),
+            Rows::Mulx(rows) => karatsuba::square(rows, r, a, base, scratch),
+        }
+    }
+
+    fn mont_mul(self, base: usize, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+        match self {
+            Rows::Portable => karatsuba::mont_mul(Portable, base, m, a, b, out),
+            Rows::Mulx(rows) => karatsuba::mont_mul(rows, base, m, a, b, out),
+        }
+    }
+
+    fn mont_sqr(self, base: usize, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+        match self {
+            Rows::Portable => karatsuba::mont_sqr(Portable, base, m, a, out),
+            Rows::Mulx(rows) => karatsuba::mont_sqr(rows, base, m, a, out),
+        }
+    }
+}
+
 /// Base-case threshold: one Karatsuba level against the schoolbook, per size.
 fn measure_base(words: &mut Words, sizes: &[usize], squaring: bool) -> Vec<(usize, bool)> {
+    let rows = Rows::here();
     let what = if squaring { "sqr" } else { "mul" };
     sizes
         .iter()
@@ -126,20 +171,9 @@ fn measure_base(words: &mut Words, sizes: &[usize], squaring: bool) -> Vec<(usiz
             let mut run = |base: usize| {
                 time_ns(|| {
                     if squaring {
-                        karatsuba::square::<Mulx>(
-                            black_box(&mut r),
-                            black_box(&a),
-                            base,
-                            &mut scratch,
-                        );
+                        rows.square(black_box(&mut r), black_box(&a), base, &mut scratch);
                     } else {
-                        karatsuba::product::<Mulx>(
-                            black_box(&mut r),
-                            black_box(&a),
-                            &b,
-                            base,
-                            &mut scratch,
-                        );
+                        rows.product(black_box(&mut r), black_box(&a), &b, base, &mut scratch);
                     }
                 })
             };
@@ -161,12 +195,13 @@ fn mul_plus_sqr(m: &Modulus<u64>, words: &mut Words, th: Option<&Thresholds>) ->
     a[s - 1] >>= 2;
     b[s - 1] >>= 2;
     let mut out = vec![0u64; s];
+    let rows = Rows::here();
     let mul = time_ns(|| match th {
-        Some(th) => karatsuba::mont_mul_with(th, m, black_box(&a), Some(&b), &mut out),
+        Some(th) => rows.mont_mul(th.karatsuba_mul_base, m, black_box(&a), &b, &mut out),
         None => m.mont_mul(black_box(&a), &b, &mut out),
     });
     let sqr = time_ns(|| match th {
-        Some(th) => karatsuba::mont_mul_with(th, m, black_box(&a), None, &mut out),
+        Some(th) => rows.mont_sqr(th.karatsuba_sqr_base, m, black_box(&a), &mut out),
         None => m.mont_sqr(black_box(&a), &mut out),
     });
     (mul, sqr)
@@ -303,7 +338,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         generated: &[],
         mulx_cios: &[],
     };
-    if mulx::is_available() {
+    if Adx::new().is_some() {
         eprintln!("mulx_from (Montgomery mul + sqr):");
         let fixed = kernel::by_name::<u64>("cios-fixed")?;
         let rows = kernel::by_name::<u64>("mulx-redc")?;
@@ -329,7 +364,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let mut results = Vec::new();
     for s in (8..=max).step_by(4) {
         let n = words.modulus(s);
-        let m = Modulus::with_kernel(&n, dispatch::pick::<u64>(&th, s), Reduction::Full)?;
+        let m = Modulus::with_kernel(&n, kernel::pick(&th, s, Reduction::Full), Reduction::Full)?;
         let (fm, fs) = mul_plus_sqr(&m, &mut words, None);
         let (km, ks) = mul_plus_sqr(&m, &mut words, Some(&th));
         let name = m.engine().info().name;
@@ -340,14 +375,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     th.karatsuba_from = crossover(&results).unwrap_or(usize::MAX);
 
-    if ifma::is_available() {
+    if Avx512Ifma::new().is_some() {
         eprintln!("ifma_from (Montgomery mul + sqr):");
         let amm = kernel::by_name::<u64>("amm52-ifma")?;
         let sizes = (4..16).chain((16..=max).step_by(4));
         let mut results = Vec::new();
         for s in sizes {
             let n = words.modulus(s);
-            let m = Modulus::with_kernel(&n, dispatch::pick::<u64>(&th, s), Reduction::Full)?;
+            let m =
+                Modulus::with_kernel(&n, kernel::pick(&th, s, Reduction::Full), Reduction::Full)?;
             let (om, os) = mul_plus_sqr(&m, &mut words, None);
             let name = m.engine().info().name;
             let m = Modulus::with_kernel(&n, amm, Reduction::Full)?;
@@ -371,7 +407,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let n = words.modulus(s);
         let m = Modulus::with_kernel(&n, gen_cios, Reduction::Full)?;
         let (gm, gs) = mul_plus_sqr(&m, &mut words, None);
-        let m = Modulus::with_kernel(&n, dispatch::pick::<u64>(&th, s), Reduction::Full)?;
+        let m = Modulus::with_kernel(&n, kernel::pick(&th, s, Reduction::Full), Reduction::Full)?;
         let (pm, ps) = mul_plus_sqr(&m, &mut words, None);
         let name = m.engine().info().name;
         eprintln!(
@@ -383,7 +419,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     th.generated = faster.leak();
 
-    if mulx::is_available() {
+    if Adx::new().is_some() {
         eprintln!("mulx_cios (mulx-cios against the pick above, Montgomery mul + sqr):");
         let mulx_cios = kernel::by_name::<u64>("mulx-cios")?;
         let mut faster = Vec::new();
@@ -394,7 +430,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
             let n = words.modulus(s);
             let m = Modulus::with_kernel(&n, mulx_cios, Reduction::Full)?;
             let (xm, xs) = mul_plus_sqr(&m, &mut words, None);
-            let m = Modulus::with_kernel(&n, dispatch::pick::<u64>(&th, s), Reduction::Full)?;
+            let m =
+                Modulus::with_kernel(&n, kernel::pick(&th, s, Reduction::Full), Reduction::Full)?;
             let (pm, ps) = mul_plus_sqr(&m, &mut words, None);
             let name = m.engine().info().name;
             eprintln!(
@@ -420,7 +457,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let n = words.modulus(s);
         let m = Modulus::with_kernel(&n, cios, Reduction::Full)?;
         let (cm, cs) = mul_plus_sqr(&m, &mut words, None);
-        let m = Modulus::with_kernel(&n, dispatch::pick::<u64>(&th, s), Reduction::Full)?;
+        let m = Modulus::with_kernel(&n, kernel::pick(&th, s, Reduction::Full), Reduction::Full)?;
         let (am, asq) = mul_plus_sqr(&m, &mut words, None);
         eprintln!(
             "  {bits:>5} {cm:>10.1} {cs:>10.1} {am:>10.1} {asq:>10.1}  {:>11.2}",

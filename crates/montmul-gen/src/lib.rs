@@ -77,7 +77,7 @@
 //!
 //! # Where the output is used
 //!
-//! montmul's kernel `gen-cios` (`montmul::generated`) is this generator's Rust output
+//! montmul's kernel `gen-cios` (`montmul::generated`, a hidden internal module) is this generator's Rust output
 //! for 256, 384, 512, 1024 and 2048 bits, committed under
 //! `crates/montmul/src/generated/` with the command in each header. The test
 //! `tests/committed.rs` regenerates every one of those files and fails on any

@@ -9,7 +9,8 @@ mod cases;
 use std::path::{Path, PathBuf};
 
 use montmul::generated::{self, *};
-use montmul::{kernel, Modulus, Reduction};
+use montmul::lab as kernel;
+use montmul::{Modulus, Reduction};
 use montmul_gen::{generate, Algo, Function, Lang, Spec, Word};
 use montmul_testkit::num_bigint::BigUint;
 

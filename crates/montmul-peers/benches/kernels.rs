@@ -12,7 +12,8 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use montmul::encoding::be_bytes_to_limbs;
-use montmul::{kernel, Error, Modulus, Residue};
+use montmul::lab as kernel;
+use montmul::{Error, Modulus, Residue};
 use montmul_peers::{Contender, Inputs};
 use num_bigint::BigUint;
 
@@ -20,7 +21,7 @@ const SIZES: [u32; 5] = [256, 512, 1024, 2048, 4096];
 
 /// The 64-bit kernels worth timing at every size: the bit-serial reference forms are
 /// left out (they are thousands of times slower and measured by `montmul bench`).
-fn kernels() -> Vec<&'static dyn montmul::Kernel<u64>> {
+fn kernels() -> Vec<&'static dyn montmul::lab::Kernel<u64>> {
     kernel::all::<u64>()
         .iter()
         .copied()

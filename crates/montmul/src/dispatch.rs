@@ -1,42 +1,43 @@
-//! The `auto` kernel: picks the fastest kernel for the limb type, the limb count and the
-//! CPU, once per [`Modulus`].
+//! The `auto` kernel: picks the fastest kernel for the limb type, the limb count, the
+//! reduction policy and the CPU, once per [`Modulus`].
 //!
 //! The choice is a short chain, as in OpenSSL's `bn_mul_mont` dispatch and GMP's
 //! threshold tables:
 //!
 //! 1. limbs other than 64 bits: [`crate::algo::cios`];
-//! 2. a limb count in [`Thresholds::mulx_cios`] on a CPU with BMI2 and ADX: the
-//!    unrolled `mulx`/`adcx`/`adox` CIOS of that size ([`crate::simd::mulx_cios`]);
-//! 3. a limb count in [`Thresholds::generated`]: the generated, fully unrolled
-//!    `gen-cios` code of that size ([`crate::generated`]);
-//! 4. from [`Thresholds::ifma_from`] limbs on a CPU with AVX-512 IFMA:
-//!    [`crate::simd::ifma::Amm52Ifma`] (radix-2^52 almost-Montgomery on
-//!    `vpmadd52luq`/`vpmadd52huq`);
+//! 2. a limb count in [`Thresholds::mulx_cios`] with the [`Adx`](crate::arch::Adx) token (BMI2 and
+//!    ADX): the unrolled `mulx`/`adcx`/`adox` CIOS of that size (`mulx-cios`);
+//! 3. [`Reduction::Full`] and a limb count in [`Thresholds::generated`]: the
+//!    generated, fully unrolled `gen-cios` code of that size (full-reduction code only);
+//! 4. from [`Thresholds::ifma_from`] limbs with the [`Avx512Ifma`](crate::arch::Avx512Ifma) token: `amm52-ifma`
+//!    (radix-2^52 almost-Montgomery on `vpmadd52luq`/`vpmadd52huq`), its vector count
+//!    fixed here;
 //! 5. from [`Thresholds::karatsuba_from`] limbs: [`crate::algo::karatsuba`] (separated
 //!    Karatsuba product and REDC);
-//! 6. from [`Thresholds::mulx_from`] limbs on a CPU with BMI2 and ADX:
-//!    [`crate::simd::mulx::MulxRedc`] (schoolbook product and REDC on `mulx` rows),
-//!    in its stack-array form [`crate::fixed::FixedMulx`] at the specialised sizes;
+//! 6. from [`Thresholds::mulx_from`] limbs with the [`Adx`](crate::arch::Adx) token: `mulx-redc`
+//!    (schoolbook product and REDC on `mulx` rows), on stack arrays at the
+//!    specialised sizes;
 //! 7. a limb count with a size-specialised instance: [`crate::fixed::Fixed`];
 //! 8. otherwise the same code with run-time lengths, [`crate::fixed::Words`].
 //!
 //! [`Modulus::with_kernel`](crate::Modulus::with_kernel) asks [`Kernel::resolve`] once
 //! and keeps the answer, so each product is one indirect call straight into the chosen
-//! code. The sizes come from [`crate::thresholds`], a table that `montmul tune`
-//! measures on the machine at hand and rewrites.
+//! code; `auto`'s own `mul` goes to that answer and picks nothing. The sizes come from
+//! [`crate::thresholds`], a table that `montmul tune` measures on the machine at hand
+//! and rewrites.
 //!
 //! Words: 8, 16, 32, 64. Reduction: `Full` and `Lazy`. Constant-time: yes (every kernel
-//! it can pick is; the pick depends on the limb count only).
+//! it can pick is; the pick depends on the limb count, the policy and the CPU only).
 
-use crate::algo::cios::Cios;
 use crate::algo::karatsuba::Karatsuba;
+#[cfg(target_arch = "x86_64")]
+use crate::arch::x86_64::{adx, avx512ifma};
+#[cfg(target_arch = "x86_64")]
+use crate::arch::{Adx, Avx512Ifma};
 use crate::fixed::{self, Words};
 use crate::generated;
 use crate::kernel::{portable, Kernel, KernelInfo};
-use crate::simd::ifma::{self, Amm52Ifma};
-use crate::simd::mulx::{self, MulxRedc};
-use crate::simd::mulx_cios;
-use crate::{thresholds, Limb, Modulus, Reduction};
+use crate::{Limb, Modulus, Reduction};
 
 /// Size thresholds of the 64-bit kernels, in limbs. [`crate::thresholds::TUNED`] holds
 /// the values measured for this machine.
@@ -69,34 +70,39 @@ pub struct Auto;
 static INFO: KernelInfo = KernelInfo {
     name: "auto",
     seed: "dispatch, tuned thresholds",
-    summary: "picks the fastest kernel for the limb type, limb count and CPU (tuned table)",
+    summary: "picks the fastest kernel for the limb type, limb count, policy and CPU (tuned table)",
     words: &[8, 16, 32, 64],
     reductions: &[Reduction::Full, Reduction::Lazy],
     constant_time: true,
     available: portable,
 };
 
-/// The kernel `auto` picks for `limbs` limbs of type `L` under thresholds `th`.
-pub fn pick<L: Limb>(th: &Thresholds, limbs: usize) -> &'static dyn Kernel<L> {
-    if L::BITS != 64 {
-        &Cios
-    } else if let Some(k) = mulx_cios::specialised::<L>(limbs)
-        .filter(|_| th.mulx_cios.contains(&limbs) && mulx::is_available())
-    {
-        k
-    } else if let Some(k) =
-        generated::specialised::<L>(limbs).filter(|_| th.generated.contains(&limbs))
-    {
-        k
-    } else if limbs >= th.ifma_from && ifma::is_available() {
-        &Amm52Ifma
-    } else if limbs >= th.karatsuba_from {
-        &Karatsuba
-    } else if limbs >= th.mulx_from && mulx::is_available() {
-        fixed::specialised_mulx::<L>(limbs).unwrap_or(&MulxRedc)
-    } else {
-        fixed::specialised::<L>(limbs).unwrap_or(&Words)
+/// The 64-bit kernel `auto` picks for `limbs` limbs under `reduction` and thresholds
+/// `th`, on this CPU (other limb types: [`crate::lab::PerWord::auto`]).
+pub fn pick(th: &Thresholds, limbs: usize, reduction: Reduction) -> &'static dyn Kernel<u64> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(adx) = Adx::new().filter(|_| th.mulx_cios.contains(&limbs)) {
+        if let Some(k) = adx::cios::specialised(adx, limbs) {
+            return k;
+        }
     }
+    if reduction == Reduction::Full && th.generated.contains(&limbs) {
+        if let Some(k) = generated::specialised(limbs) {
+            return k;
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(ifma) = Avx512Ifma::new().filter(|_| limbs >= th.ifma_from) {
+        return avx512ifma::for_limbs(ifma, limbs, reduction);
+    }
+    if limbs >= th.karatsuba_from {
+        return Karatsuba.resolve(limbs, reduction).unwrap_or(&Karatsuba);
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(adx) = Adx::new().filter(|_| limbs >= th.mulx_from) {
+        return adx::mulx_redc(adx, limbs);
+    }
+    fixed::specialised(limbs).unwrap_or(&Words)
 }
 
 impl<L: Limb> Kernel<L> for Auto {
@@ -104,15 +110,17 @@ impl<L: Limb> Kernel<L> for Auto {
         &INFO
     }
 
-    fn resolve(&self, limbs: usize) -> Option<&'static dyn Kernel<L>> {
-        Some(pick::<L>(&thresholds::TUNED, limbs))
+    fn resolve(&self, limbs: usize, reduction: Reduction) -> Option<&'static dyn Kernel<L>> {
+        Some(L::auto(limbs, reduction))
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-        pick::<L>(&thresholds::TUNED, m.limbs()).mul(m, a, b, out);
+    /// Through the kernel picked for the modulus ([`Modulus::engine`]): nothing is
+    /// picked per product.
+    fn mul_exact(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+        m.engine().mul_exact(m, a, b, out);
     }
 
-    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-        pick::<L>(&thresholds::TUNED, m.limbs()).sqr(m, a, out);
+    fn sqr_exact(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
+        m.engine().sqr_exact(m, a, out);
     }
 }

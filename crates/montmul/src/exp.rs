@@ -19,6 +19,7 @@
 //! tests record the steps of two exponents of equal length and check that [`pow`]'s are
 //! identical.
 
+use crate::kernel::PowDomain;
 use crate::{Limb, Modulus};
 
 /// One step of an exponentiation, as a [`Trace`] sees it.
@@ -59,13 +60,8 @@ pub const MAX_WINDOW: u32 = 6;
 /// Narrower than the product count alone asks for (OpenSSL's
 /// `BN_window_bits_for_ctime_exponent_size`: 5 from 307 bits, 6 from 938), because
 /// every lookup reads the whole table: with 2^w entries a wider window saves
-/// multiplications but reads twice the table each time. Measured on this machine
-/// (exponent as long as the modulus, the minimum over 24 interleaved runs of each
-/// width in two runs; at 6144 and 8192 bits the minimum over 6, in one run): 4 was the
-/// fastest or within 1% of it from 256 to 1536 bits (6 cost 8-9% more than 4 at 1024
-/// bits, 5 up to 6% more at 384), 5 at 2048 to 6144 bits (6 cost 1-4% more at
-/// 2048-4096, level at 6144), and 6 at 8192, where the wide squaring makes each
-/// multiplication the dearer step.
+/// multiplications but reads twice the table each time. The widths are the fastest
+/// measured on this machine per size (`docs/PERFORMANCE.md`, "Window widths").
 pub fn ct_window(bits: usize) -> u32 {
     match bits {
         b if b > 6144 => 6,
@@ -105,9 +101,10 @@ fn digit(exp_be: &[u8], lo: usize, w: u32) -> usize {
 
 /// The arithmetic of the fixed-window ladder ([`fixed_window`]): values in some
 /// Montgomery domain, their products, and a masked copy for the table reads. [`pow`]
-/// runs the ladder on a modulus' limb vectors ([`LimbLadder`]) or, for the AVX-512
-/// IFMA kernel, on 52-bit digit vectors ([`crate::simd::ifma_exp`]); both give the
-/// ladder the same steps, so the same [`Trace`] sees them.
+/// runs the ladder on a modulus' limb vectors ([`LimbLadder`]) or, when the modulus'
+/// kernel has a domain of its own ([`Kernel::pow_domain`](crate::kernel::Kernel::pow_domain)), in that domain
+/// ([`DomainLadder`]); both give the ladder the same steps, so the same [`Trace`] sees
+/// them.
 pub trait Ladder {
     /// One value of the domain.
     type Value: Clone;
@@ -156,17 +153,12 @@ fn entry_mask_plain(j: usize, index: usize) -> u64 {
 
 /// `out = table[index]` for the ladders' [`Ladder::lookup`]: every entry read in full,
 /// in order, and gathered with its mask by one pass that keeps `out` in registers
-/// ([`crate::simd::select::masked_or_limbs`]; AVX2 where the CPU has it). The
+/// ([`crate::kernel::PerWord::masked_or`]; AVX2 where the CPU has it). The
 /// masks are made first and hidden from the optimiser all at once (one
 /// [`core::hint::black_box`] on the slice, not one per entry as [`entry_mask`]): it must
 /// assume the words behind the reference changed, so it cannot see they are 0 or all
 /// ones. `trace` is told of every entry read.
-pub(crate) fn masked_read<L: Limb, T: Trace>(
-    table: &[Vec<L>],
-    index: usize,
-    out: &mut [L],
-    trace: &mut T,
-) {
+fn masked_read<L: Limb, T: Trace>(table: &[Vec<L>], index: usize, out: &mut [L], trace: &mut T) {
     let mut masks = [0u64; 1 << MAX_WINDOW];
     assert!(table.len() <= masks.len());
     for (j, mask) in masks.iter_mut().enumerate().take(table.len()) {
@@ -174,7 +166,7 @@ pub(crate) fn masked_read<L: Limb, T: Trace>(
         *mask = entry_mask_plain(j, index);
     }
     let masks = core::hint::black_box(&masks[..table.len()]);
-    crate::simd::select::masked_or_limbs(table, masks, out);
+    L::masked_or(table, masks, out);
 }
 
 /// The ladder on a modulus' limb vectors, through its kernel.
@@ -203,6 +195,41 @@ impl<L: Limb> Ladder for LimbLadder<'_, L> {
     /// As the trait's, with every entry gathered by one masked pass that keeps `out`
     /// in registers (AVX2 where the CPU has it).
     fn lookup<T: Trace>(&self, table: &[Vec<L>], index: usize, out: &mut Vec<L>, trace: &mut T) {
+        masked_read(table, index, out, trace);
+    }
+}
+
+/// The ladder in a kernel's own domain ([`Kernel::pow_domain`](crate::kernel::Kernel::pow_domain)), values as its words.
+pub struct DomainLadder<'d, L: Limb>(pub &'d dyn PowDomain<L>);
+
+impl<L: Limb> Ladder for DomainLadder<'_, L> {
+    type Value = Vec<u64>;
+
+    fn one(&self) -> Vec<u64> {
+        self.0.one()
+    }
+
+    fn sqr(&self, a: &Vec<u64>, out: &mut Vec<u64>) {
+        self.0.sqr(a, out);
+    }
+
+    fn mul(&self, a: &Vec<u64>, b: &Vec<u64>, out: &mut Vec<u64>) {
+        self.0.mul(a, b, out);
+    }
+
+    fn select(&self, out: &mut Vec<u64>, entry: &Vec<u64>, mask: u64) {
+        crate::ct::conditional_assign(out, entry, mask);
+    }
+
+    /// As the trait's, with every entry gathered by one masked pass (as
+    /// [`LimbLadder`]'s).
+    fn lookup<T: Trace>(
+        &self,
+        table: &[Vec<u64>],
+        index: usize,
+        out: &mut Vec<u64>,
+        trace: &mut T,
+    ) {
         masked_read(table, index, out, trace);
     }
 }
@@ -260,12 +287,16 @@ pub fn fixed_window<A: Ladder, T: Trace>(
 /// fixed window with masked table reads. Constant-time in the exponent's value; its
 /// length counts as `8 * exp_be.len()` bits. `x^0 = 1`, `0^0` included.
 ///
-/// When the modulus' kernel is `amm52-ifma` (and the CPU has AVX-512 IFMA) the ladder
-/// runs on 52-bit digits from the first product to the last
-/// ([`crate::simd::ifma_exp`]); otherwise on limb vectors through the kernel. The
-/// steps are the same.
+/// When the modulus' engine has a domain of its own ([`Kernel::pow_domain`](crate::kernel::Kernel::pow_domain): the
+/// 52-bit digits of `amm52-ifma`) the ladder runs in it from the first product to the
+/// last, the base converted in once and the result out once; otherwise on limb vectors
+/// through the kernel. The steps are the same.
 pub fn pow<L: Limb, T: Trace>(m: &Modulus<L>, base: &[L], exp_be: &[u8], trace: &mut T) -> Vec<L> {
-    if let Some(out) = crate::simd::ifma_exp::pow(m, base, exp_be, trace) {
+    if let Some(domain) = m.engine().pow_domain(m) {
+        let x = domain.enter(base);
+        let y = fixed_window(&DomainLadder(&*domain), &x, exp_be, trace);
+        let mut out = vec![L::ZERO; m.limbs()];
+        domain.leave(&y, &mut out);
         return out;
     }
     fixed_window(&LimbLadder(m), &base.to_vec(), exp_be, trace)

@@ -10,41 +10,31 @@
 //! the diagonal ([`mpn::sqr_basecase`]), then a separate Montgomery reduction
 //! ([`mpn::redc`]): `N^2 / 2 + N^2` word products instead of `2 N^2`.
 //!
-//! [`FixedMulx`] is the same specialisation of `mulx-redc`
-//! ([`crate::simd::mulx::MulxRedc`]): the schoolbook product and REDC on
-//! `mulx`/`adcx`/`adox` rows, on stack arrays, for the same sizes.
+//! `mulx-redc` uses the same specialisation ([`mul_redc`], [`sqr`] on its rows) for the
+//! same sizes.
 //!
 //! [`SIZES`] lists the specialised limb counts: 1 to 9, and 12, 16, 24, 32, 48, 64
 //! (256 to 4096 bits) each with its `+ 1` neighbour, which lazy reduction needs for a
 //! modulus of full width (R > 4n takes two extra bits). Other limb counts run the same
 //! code with run-time lengths ([`Words`]).
 //!
-//! Words: 64 only (the kernels fall back to [`crate::algo::cios`] when instantiated for
-//! another limb type). Reduction: `Full` and `Lazy`. Constant-time: yes (fixed loop
+//! Words: 64 only. Reduction: `Full` and `Lazy`. Constant-time: yes (fixed loop
 //! bounds, masked final subtraction).
 
-use core::any::Any;
-
-use crate::algo::cios::Cios;
 use crate::kernel::{portable, Kernel, KernelInfo};
 use crate::mpn::{self, AddMul, Portable};
-use crate::simd::mulx::{Mulx, MulxRedc};
-use crate::{Limb, Modulus, Reduction};
+use crate::{Modulus, Reduction};
 
 /// The named kernel `cios-fixed`: for each modulus it resolves to the size-specialised
 /// [`Fixed`] instance, or to [`Words`] for limb counts without one.
 pub struct CiosFixed;
 
-/// The CIOS multiplication and SOS squaring specialised for `N` limbs of 64 bits.
+/// The CIOS multiplication and SOS squaring specialised for `N` limbs of 64 bits. A
+/// modulus of another limb count is refused with it ([`Kernel::limb_counts`]).
 pub struct Fixed<const N: usize>;
 
-/// The schoolbook product and REDC (and the SOS squaring and REDC) on
-/// `mulx`/`adcx`/`adox` rows, specialised for `N` limbs of 64 bits: what `mulx-redc`
-/// resolves to at the sizes of [`SIZES`].
-pub struct FixedMulx<const N: usize>;
-
 /// The same code as [`Fixed`] with run-time lengths, for limb counts without a
-/// specialisation (operands are copied to 64-bit words on the stack).
+/// specialisation (the accumulator is the output itself).
 pub struct Words;
 
 static INFO: KernelInfo = KernelInfo {
@@ -57,27 +47,40 @@ static INFO: KernelInfo = KernelInfo {
     available: portable,
 };
 
+/// A family of kernels with one instance per specialised size ([`SIZES`]): `cios-fixed`
+/// here, `mulx-redc` on its rows.
+pub(crate) trait PerSize {
+    /// The instance for `N` limbs.
+    fn kernel<const N: usize>(&self) -> &'static dyn Kernel<u64>;
+}
+
 macro_rules! specialised_sizes {
     ($($n:literal),*) => {
         /// Limb counts with a size-specialised instance ([`Fixed`]).
         pub const SIZES: &[usize] = &[$($n),*];
 
-        /// The specialised `cios-fixed` kernel for `limbs` limbs, if there is one.
-        pub fn specialised<L: Limb>(limbs: usize) -> Option<&'static dyn Kernel<L>> {
+        /// The instance of `family` for `limbs` limbs, if [`SIZES`] has that count.
+        pub(crate) fn at_size(family: &impl PerSize, limbs: usize) -> Option<&'static dyn Kernel<u64>> {
             match limbs {
-                $($n => Some(&Fixed::<$n>),)*
-                _ => None,
-            }
-        }
-
-        /// The specialised `mulx-redc` kernel for `limbs` limbs, if there is one.
-        pub fn specialised_mulx<L: Limb>(limbs: usize) -> Option<&'static dyn Kernel<L>> {
-            match limbs {
-                $($n => Some(&FixedMulx::<$n>),)*
+                $($n => Some(family.kernel::<$n>()),)*
                 _ => None,
             }
         }
     };
+}
+
+/// The `cios-fixed` family.
+struct FixedCios;
+
+impl PerSize for FixedCios {
+    fn kernel<const N: usize>(&self) -> &'static dyn Kernel<u64> {
+        &Fixed::<N>
+    }
+}
+
+/// The specialised `cios-fixed` kernel for `limbs` limbs, if there is one.
+pub fn specialised(limbs: usize) -> Option<&'static dyn Kernel<u64>> {
+    at_size(&FixedCios, limbs)
 }
 
 specialised_sizes!(1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 24, 25, 32, 33, 48, 49, 64, 65);
@@ -126,6 +129,7 @@ pub fn mul<const N: usize>(
 
 /// `a^2 * R^-1 mod n` for an `N`-limb operand: SOS squaring, then REDC, on rows `R`.
 pub fn sqr<R: AddMul, const N: usize>(
+    rows: R,
     a: &[u64; N],
     n: &[u64; N],
     n0: u64,
@@ -134,10 +138,10 @@ pub fn sqr<R: AddMul, const N: usize>(
     // 2N words as two N-word halves (stable Rust has no `[u64; 2 * N]`).
     let mut wide = [[0u64; N]; 2];
     let wide = wide.as_flattened_mut();
-    mpn::sqr_basecase::<R>(wide, a);
+    mpn::sqr_basecase(rows, wide, a);
     let mut out = [0u64; N];
     // a < 2n (lazy) gives a^2 < 4n^2 < nR since R > 4n; a < n (full) gives a^2 < nR.
-    let top = mpn::redc::<R>(wide, n, n0, &mut out);
+    let top = mpn::redc(rows, wide, n, n0, &mut out);
     mpn::finish(&mut out, top, n, reduction);
     out
 }
@@ -145,6 +149,7 @@ pub fn sqr<R: AddMul, const N: usize>(
 /// `a * b * R^-1 mod n` for `N`-limb operands: schoolbook product, then REDC, on rows
 /// `R` (the separated form; [`mul`] is the interleaved one).
 pub fn mul_redc<R: AddMul, const N: usize>(
+    rows: R,
     a: &[u64; N],
     b: &[u64; N],
     n: &[u64; N],
@@ -153,155 +158,91 @@ pub fn mul_redc<R: AddMul, const N: usize>(
 ) -> [u64; N] {
     let mut wide = [[0u64; N]; 2];
     let wide = wide.as_flattened_mut();
-    mpn::mul_basecase::<R>(wide, a, b);
+    mpn::mul_basecase(rows, wide, a, b);
     let mut out = [0u64; N];
     // Inputs below n (full) or 2n with R > 4n (lazy): the product is below n R.
-    let top = mpn::redc::<R>(wide, n, n0, &mut out);
+    let top = mpn::redc(rows, wide, n, n0, &mut out);
     mpn::finish(&mut out, top, n, reduction);
     out
 }
 
-/// `x` as exactly `N` 64-bit words, when `L` is `u64` and the length is `N`.
+/// `x` as exactly `N` words.
+///
+/// # Panics
+/// When `x` has not `N` words: a kernel specialised for `N` limbs called directly with
+/// a modulus of another size (a [`Modulus`] built with it has `N` limbs, and
+/// [`Kernel::mul`] checks the operands against the modulus).
 #[inline(always)]
-pub(crate) fn as_words<L: Limb, const N: usize>(x: &[L]) -> Option<&[u64; N]> {
-    let x: &[L; N] = x.try_into().ok()?;
-    (x as &dyn Any).downcast_ref()
+pub(crate) fn words<const N: usize>(x: &[u64]) -> &[u64; N] {
+    x.try_into()
+        .unwrap_or_else(|_| panic!("{} words for a kernel of {N}", x.len()))
 }
 
-/// `x` as exactly `N` 64-bit words, writable, when `L` is `u64` and the length is `N`.
+/// [`words`], writable.
+///
+/// # Panics
+/// As [`words`].
 #[inline(always)]
-pub(crate) fn as_words_mut<L: Limb, const N: usize>(x: &mut [L]) -> Option<&mut [u64; N]> {
-    let x: &mut [L; N] = x.try_into().ok()?;
-    (x as &mut dyn Any).downcast_mut()
+pub(crate) fn words_mut<const N: usize>(x: &mut [u64]) -> &mut [u64; N] {
+    let len = x.len();
+    x.try_into()
+        .unwrap_or_else(|_| panic!("{len} words for a kernel of {N}"))
 }
 
-/// Runs `f(a, b, n)` on the operands as `N` 64-bit words and stores its result in
-/// `out`. Returns false, doing nothing, when `L` is not `u64` or the lengths are not `N`
-/// (the kernel was resolved for another modulus).
-#[inline(always)]
-fn on_words<L: Limb, const N: usize>(
-    m: &Modulus<L>,
-    a: &[L],
-    b: &[L],
-    out: &mut [L],
-    f: impl FnOnce(&[u64; N], &[u64; N], &[u64; N]) -> [u64; N],
-) -> bool {
-    match (
-        as_words::<L, N>(a),
-        as_words::<L, N>(b),
-        as_words::<L, N>(m.n()),
-        as_words_mut::<L, N>(out),
-    ) {
-        (Some(a), Some(b), Some(n), Some(out)) => {
-            *out = f(a, b, n);
-            true
-        }
-        _ => false,
-    }
-}
-
-impl<L: Limb, const N: usize> Kernel<L> for Fixed<N> {
+impl<const N: usize> Kernel<u64> for Fixed<N> {
     fn info(&self) -> &'static KernelInfo {
         &INFO
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-        let (n0, red) = (m.n0().to_u64(), m.reduction());
-        if !on_words::<L, N>(m, a, b, out, |a, b, n| mul(a, b, n, n0, red)) {
-            Cios.mul(m, a, b, out);
-        }
+    fn limb_counts(&self) -> Option<&'static [usize]> {
+        Some(const { &[N] })
     }
 
-    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-        let (n0, red) = (m.n0().to_u64(), m.reduction());
-        if !on_words::<L, N>(m, a, a, out, |a, _, n| sqr::<Portable, N>(a, n, n0, red)) {
-            Cios.sqr(m, a, out);
-        }
-    }
-}
-
-impl<L: Limb, const N: usize> Kernel<L> for FixedMulx<N> {
-    fn info(&self) -> &'static KernelInfo {
-        Kernel::<L>::info(&MulxRedc)
+    fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+        let (n, n0, red) = (words::<N>(m.n()), m.n0(), m.reduction());
+        *words_mut::<N>(out) = mul(words(a), words(b), n, n0, red);
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-        let (n0, red) = (m.n0().to_u64(), m.reduction());
-        if !on_words::<L, N>(m, a, b, out, |a, b, n| {
-            mul_redc::<Mulx, N>(a, b, n, n0, red)
-        }) {
-            Cios.mul(m, a, b, out);
-        }
-    }
-
-    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-        let (n0, red) = (m.n0().to_u64(), m.reduction());
-        if !on_words::<L, N>(m, a, a, out, |a, _, n| sqr::<Mulx, N>(a, n, n0, red)) {
-            Cios.sqr(m, a, out);
-        }
+    fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+        let (n, n0, red) = (words::<N>(m.n()), m.n0(), m.reduction());
+        *words_mut::<N>(out) = sqr(Portable, words(a), n, n0, red);
     }
 }
 
-impl<L: Limb> Kernel<L> for Words {
+impl Kernel<u64> for Words {
     fn info(&self) -> &'static KernelInfo {
         &INFO
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-        if L::BITS != 64 {
-            return Cios.mul(m, a, b, out);
-        }
-        let s = m.limbs();
-        mpn::with_scratch(4 * s, |buf| {
-            let (aw, rest) = buf.split_at_mut(s);
-            let (bw, rest) = rest.split_at_mut(s);
-            let (nw, t) = rest.split_at_mut(s);
-            mpn::load(aw, a);
-            mpn::load(bw, b);
-            mpn::load(nw, m.n());
-            let t = &mut t[..s];
-            let top = cios(aw, bw, nw, m.n0().to_u64(), t);
-            mpn::finish(t, top, nw, m.reduction());
-            mpn::store(out, t);
-        });
+    fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+        // The accumulator is `out` itself: `a` and `b` cannot alias it.
+        let n = m.n();
+        let top = cios(a, b, n, m.n0(), out);
+        mpn::finish(out, top, n, m.reduction());
     }
 
-    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-        if L::BITS != 64 {
-            return Cios.sqr(m, a, out);
-        }
-        let s = m.limbs();
-        mpn::with_scratch(5 * s, |buf| {
-            let (aw, rest) = buf.split_at_mut(s);
-            let (nw, rest) = rest.split_at_mut(s);
-            let (wide, rest) = rest.split_at_mut(2 * s);
-            let t = &mut rest[..s];
-            mpn::load(aw, a);
-            mpn::load(nw, m.n());
-            mpn::sqr_basecase::<Portable>(wide, aw);
-            let top = mpn::redc::<Portable>(wide, nw, m.n0().to_u64(), t);
-            mpn::finish(t, top, nw, m.reduction());
-            mpn::store(out, t);
+    fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+        let n = m.n();
+        mpn::mont_separated(Portable, n, m.n0(), m.reduction(), 0, out, |wide, _| {
+            mpn::sqr_basecase(Portable, wide, a)
         });
     }
 }
 
-impl<L: Limb> Kernel<L> for CiosFixed {
+impl Kernel<u64> for CiosFixed {
     fn info(&self) -> &'static KernelInfo {
         &INFO
     }
 
-    fn resolve(&self, limbs: usize) -> Option<&'static dyn Kernel<L>> {
-        Some(specialised::<L>(limbs).unwrap_or(&Words))
+    fn resolve(&self, limbs: usize, _: Reduction) -> Option<&'static dyn Kernel<u64>> {
+        Some(specialised(limbs).unwrap_or(&Words))
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-        let k: &dyn Kernel<L> = specialised::<L>(m.limbs()).unwrap_or(&Words);
-        k.mul(m, a, b, out);
+    fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+        m.engine().mul_exact(m, a, b, out);
     }
 
-    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-        let k: &dyn Kernel<L> = specialised::<L>(m.limbs()).unwrap_or(&Words);
-        k.sqr(m, a, out);
+    fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+        m.engine().sqr_exact(m, a, out);
     }
 }

@@ -1,12 +1,15 @@
-//! The [`Kernel`] trait, the list of every kernel, and lookup by name.
+//! The [`Kernel`] trait, the list of kernels per limb type, and lookup by name.
 //!
 //! A kernel is one way of computing the Montgomery product `a * b * R^-1 mod n`. Every
 //! algorithm of the seeds is one kernel, so the command line, the tests, the benchmarks
-//! and the report all iterate over one list ([`all`]) and a new algorithm is one new file
-//! plus one line here.
+//! and the report all iterate over one list per limb type ([`all`]) and a new algorithm
+//! is one new file plus one line here. Kernels written for 64-bit words implement only
+//! `Kernel<u64>` and appear only in the list of `u64` ([`PerWord`]); [`by_name`] tells a
+//! name that exists for other words only with [`Error::UnsupportedWord`].
 
 use crate::algo;
-use crate::{Error, Limb, Modulus, Reduction};
+use crate::arch::{self, Avx2};
+use crate::{dispatch, Error, Limb, Modulus, Reduction};
 
 /// What a kernel is, independent of the limb type it is instantiated for.
 #[derive(Debug)]
@@ -36,26 +39,68 @@ pub fn portable() -> bool {
 /// One Montgomery multiplication algorithm, for one limb type.
 ///
 /// Contract for [`Kernel::mul`] and [`Kernel::sqr`]: every slice has exactly
-/// `m.limbs()` limbs; with [`Reduction::Full`] the inputs are below n and so is the
-/// output, with [`Reduction::Lazy`] inputs and output are below 2n (and R > 4n). The
-/// output is `a * b * R^-1 mod n` (for `Lazy`, congruent to it), R = 2^(w * m.limbs()).
+/// `m.limbs()` limbs (checked there, once, before the kernel's own code runs); with
+/// [`Reduction::Full`] the inputs are below n and so is the output, with
+/// [`Reduction::Lazy`] inputs and output are below 2n (and R > 4n). The output is
+/// `a * b * R^-1 mod n` (for `Lazy`, congruent to it), R = 2^(w * m.limbs()).
+///
+/// A kernel implements [`Kernel::mul_exact`] and [`Kernel::sqr_exact`], which may rely
+/// on those lengths; callers use [`Kernel::mul`] and [`Kernel::sqr`].
 pub trait Kernel<L: Limb>: Send + Sync {
     /// The kernel's description.
     fn info(&self) -> &'static KernelInfo;
 
-    /// `out = a * b * R^-1 mod n`.
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]);
+    /// `out = a * b * R^-1 mod n`, the lengths already checked by [`Kernel::mul`].
+    fn mul_exact(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]);
 
-    /// `out = a * a * R^-1 mod n`. Kernels with a dedicated squaring override this.
-    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-        self.mul(m, a, a, out);
+    /// `out = a * a * R^-1 mod n`, the lengths already checked by [`Kernel::sqr`].
+    /// Kernels with a dedicated squaring override this.
+    fn sqr_exact(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
+        self.mul_exact(m, a, a, out);
     }
 
-    /// The kernel that does the work for moduli of `limbs` limbs, asked once when a
-    /// [`Modulus`] is built and kept there. Dispatchers (`auto`, `cios-fixed`) return the
-    /// kernel they pick; `None`, the default, means this kernel itself.
-    fn resolve(&self, limbs: usize) -> Option<&'static dyn Kernel<L>> {
-        let _ = limbs;
+    /// `out = a * b * R^-1 mod n`.
+    ///
+    /// # Panics
+    /// When `a`, `b` or `out` has not exactly `m.limbs()` limbs: nothing is computed on
+    /// a slice of the wrong length.
+    #[inline]
+    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+        let s = m.limbs();
+        assert!(
+            a.len() == s && b.len() == s && out.len() == s,
+            "Kernel::mul: operands of {}, {} and {} limbs for a modulus of {s}",
+            a.len(),
+            b.len(),
+            out.len()
+        );
+        self.mul_exact(m, a, b, out);
+    }
+
+    /// `out = a * a * R^-1 mod n`.
+    ///
+    /// # Panics
+    /// When `a` or `out` has not exactly `m.limbs()` limbs: nothing is computed on a
+    /// slice of the wrong length.
+    #[inline]
+    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
+        let s = m.limbs();
+        assert!(
+            a.len() == s && out.len() == s,
+            "Kernel::sqr: operands of {} and {} limbs for a modulus of {s}",
+            a.len(),
+            out.len()
+        );
+        self.sqr_exact(m, a, out);
+    }
+
+    /// The kernel that does the work for moduli of `limbs` limbs under `reduction`,
+    /// asked once when a [`Modulus`] is built and kept there ([`Modulus::engine`]).
+    /// Dispatchers (`auto`, `cios-fixed`, the size-specialised and CPU-specific kernels)
+    /// return the kernel they pick, and their own products go to the modulus' engine;
+    /// `None`, the default, means this kernel itself.
+    fn resolve(&self, limbs: usize, reduction: Reduction) -> Option<&'static dyn Kernel<L>> {
+        let _ = (limbs, reduction);
         None
     }
 
@@ -66,96 +111,159 @@ pub trait Kernel<L: Limb>: Send + Sync {
     fn limb_counts(&self) -> Option<&'static [usize]> {
         None
     }
+
+    /// The domain the exponentiation's ladder runs in for `m`, when this kernel has one
+    /// of its own (the 52-bit digits of `amm52-ifma`: no conversion between the
+    /// products); `None`, the default, means the modulus' limbs through [`Kernel::mul`].
+    /// Asked by [`crate::lab::exp::pow`] of the modulus' engine, once per call.
+    fn pow_domain(&self, m: &Modulus<L>) -> Option<Box<dyn PowDomain<L>>> {
+        let _ = m;
+        None
+    }
 }
 
-/// The [`Kernel`] impl of a kernel made for some limb counts only (`gen-cios`,
-/// `mulx-cios`): `$info` describes it, `$counts` lists the counts it has code for, and
-/// `$specialised::<L>(limbs)` is the code of one count (a kernel of its own), which
-/// [`Kernel::resolve`] hands to the [`Modulus`]. Called directly at another count, it
-/// falls back to [`crate::algo::cios`].
-macro_rules! size_specialised_kernel {
-    ($kernel:ty, $info:expr, $counts:expr, $specialised:ident) => {
-        impl<L: $crate::Limb> $crate::kernel::Kernel<L> for $kernel {
-            fn info(&self) -> &'static $crate::kernel::KernelInfo {
-                &$info
+/// A kernel's own domain for exponentiation ([`Kernel::pow_domain`]): values are words
+/// of the kernel's choosing (for `amm52-ifma`, 52-bit digits), in a Montgomery form of
+/// its own, related to the modulus' by [`PowDomain::enter`] and [`PowDomain::leave`].
+/// Every operation must be constant-time in the values.
+pub trait PowDomain<L: Limb> {
+    /// The domain's 1.
+    fn one(&self) -> Vec<u64>;
+    /// A value of the modulus' Montgomery form (below its bound) in this domain.
+    fn enter(&self, x: &[L]) -> Vec<u64>;
+    /// Back to the modulus' Montgomery form, reduced under its policy, into `out`
+    /// (`m.limbs()` limbs).
+    fn leave(&self, y: &[u64], out: &mut [L]);
+    /// `out = a b`, the domain's Montgomery product.
+    fn mul(&self, a: &[u64], b: &[u64], out: &mut [u64]);
+    /// `out = a^2`, the domain's Montgomery square.
+    fn sqr(&self, a: &[u64], out: &mut [u64]);
+}
+
+/// What differs per limb type: the list of kernels, the kernel `auto` picks and the
+/// exponentiations' table read. Implemented for `u8`, `u16`, `u32` and `u64` (every
+/// [`Limb`]); the 64-bit kernels (`cios-fixed`, `karatsuba`, `mulx-redc`,
+/// `mulx-cios`, `gen-cios`, `amm52-ifma`) are only in the list of `u64`.
+pub trait PerWord: Sized + 'static {
+    /// Every kernel for this limb type, in the order the command line lists them.
+    fn kernels() -> &'static [&'static dyn Kernel<Self>]
+    where
+        Self: Limb;
+
+    /// The kernel `auto` uses for `limbs` limbs under `reduction`, on this CPU.
+    fn auto(limbs: usize, reduction: Reduction) -> &'static dyn Kernel<Self>
+    where
+        Self: Limb;
+
+    /// The constant-time table read ([`crate::arch::masked_or`]): `out` = the OR over j
+    /// of `table[j] & masks[j]` (masks 0 or all ones).
+    fn masked_or(table: &[Vec<Self>], masks: &[u64], out: &mut [Self])
+    where
+        Self: Limb;
+}
+
+/// The kernels every limb type has: the portable seed algorithms and `auto`.
+macro_rules! portable_words {
+    ($($t:ty),*) => {$(
+        impl PerWord for $t {
+            fn kernels() -> &'static [&'static dyn Kernel<Self>] {
+                &[
+                    &algo::sos::Sos,
+                    &algo::cios::Cios,
+                    &algo::fios::Fios,
+                    &algo::fips::Fips,
+                    &algo::cihs::Cihs,
+                    &algo::radix2::Radix2,
+                    &algo::mwr2mm::Mwr2mm,
+                    &algo::two_way::TwoWay,
+                    &algo::columns::Columns,
+                    &dispatch::Auto,
+                ]
             }
 
-            fn limb_counts(&self) -> Option<&'static [usize]> {
-                Some($counts)
+            fn auto(_: usize, _: Reduction) -> &'static dyn Kernel<Self> {
+                &algo::cios::Cios
             }
 
-            fn resolve(&self, limbs: usize) -> Option<&'static dyn $crate::kernel::Kernel<L>> {
-                $specialised::<L>(limbs)
-            }
-
-            fn mul(&self, m: &$crate::Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-                $specialised::<L>(m.limbs())
-                    .unwrap_or(&$crate::algo::cios::Cios)
-                    .mul(m, a, b, out);
-            }
-
-            fn sqr(&self, m: &$crate::Modulus<L>, a: &[L], out: &mut [L]) {
-                $specialised::<L>(m.limbs())
-                    .unwrap_or(&$crate::algo::cios::Cios)
-                    .sqr(m, a, out);
+            fn masked_or(table: &[Vec<Self>], masks: &[u64], out: &mut [Self]) {
+                arch::generic::masked_or(table, masks, out);
             }
         }
-    };
+    )*};
 }
-pub(crate) use size_specialised_kernel;
 
-struct Registry<L>(core::marker::PhantomData<L>);
+portable_words!(u8, u16, u32);
 
-impl<L: Limb> Registry<L> {
-    const ALL: &'static [&'static dyn Kernel<L>] = &[
-        &algo::sos::Sos,
-        &algo::cios::Cios,
-        &algo::fios::Fios,
-        &algo::fips::Fips,
-        &algo::cihs::Cihs,
-        &algo::radix2::Radix2,
-        &algo::mwr2mm::Mwr2mm,
-        &algo::two_way::TwoWay,
-        &algo::columns::Columns,
-        &crate::fixed::CiosFixed,
-        &algo::karatsuba::Karatsuba,
-        &crate::simd::mulx::MulxRedc,
-        &crate::simd::mulx_cios::MulxCios,
-        &crate::generated::GenCios,
-        &crate::simd::ifma::Amm52Ifma,
-        &crate::dispatch::Auto,
-    ];
+impl PerWord for u64 {
+    fn kernels() -> &'static [&'static dyn Kernel<u64>] {
+        &[
+            &algo::sos::Sos,
+            &algo::cios::Cios,
+            &algo::fios::Fios,
+            &algo::fips::Fips,
+            &algo::cihs::Cihs,
+            &algo::radix2::Radix2,
+            &algo::mwr2mm::Mwr2mm,
+            &algo::two_way::TwoWay,
+            &algo::columns::Columns,
+            &crate::fixed::CiosFixed,
+            &algo::karatsuba::Karatsuba,
+            #[cfg(target_arch = "x86_64")]
+            &arch::x86_64::adx::MulxRedc,
+            #[cfg(target_arch = "x86_64")]
+            &arch::x86_64::adx::cios::MulxCios,
+            &crate::generated::GenCios,
+            #[cfg(target_arch = "x86_64")]
+            &arch::x86_64::avx512ifma::Amm52Ifma,
+            &dispatch::Auto,
+        ]
+    }
+
+    fn auto(limbs: usize, reduction: Reduction) -> &'static dyn Kernel<u64> {
+        dispatch::pick(&crate::thresholds::TUNED, limbs, reduction)
+    }
+
+    fn masked_or(table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
+        arch::masked_or(Avx2::new(), table, masks, out);
+    }
 }
 
 /// Every kernel instantiated for `L`, in the order the command line lists them.
 pub fn all<L: Limb>() -> &'static [&'static dyn Kernel<L>] {
-    Registry::<L>::ALL
+    L::kernels()
 }
 
-/// The kernel called `name`.
+/// The kernel called `name`. A kernel that exists for other word sizes only is
+/// [`Error::UnsupportedWord`]; a name no list has, [`Error::UnknownAlgorithm`].
 pub fn by_name<L: Limb>(name: &str) -> Result<&'static dyn Kernel<L>, Error> {
-    all::<L>()
-        .iter()
-        .copied()
-        .find(|k| k.info().name == name)
-        .ok_or_else(|| Error::UnknownAlgorithm {
+    if let Some(k) = all::<L>().iter().copied().find(|k| k.info().name == name) {
+        return Ok(k);
+    }
+    match catalog().into_iter().find(|info| info.name == name) {
+        Some(info) => Err(Error::UnsupportedWord {
+            algo: info.name,
+            word: L::BITS,
+        }),
+        None => Err(Error::UnknownAlgorithm {
             name: name.to_string(),
-        })
+        }),
+    }
 }
 
 /// The kernel [`Modulus::new`] uses when none is named.
 pub fn default<L: Limb>() -> &'static dyn Kernel<L> {
-    &crate::dispatch::Auto
+    &dispatch::Auto
 }
 
 /// Descriptions of every kernel of every limb type, each name once.
 pub fn catalog() -> Vec<&'static KernelInfo> {
     let mut out: Vec<&'static KernelInfo> = Vec::new();
+    // The widest word first: its list holds every kernel, in the command line's order.
     let lists = [
-        all::<u8>().iter().map(|k| k.info()).collect::<Vec<_>>(),
-        all::<u16>().iter().map(|k| k.info()).collect(),
+        all::<u64>().iter().map(|k| k.info()).collect::<Vec<_>>(),
         all::<u32>().iter().map(|k| k.info()).collect(),
-        all::<u64>().iter().map(|k| k.info()).collect(),
+        all::<u16>().iter().map(|k| k.info()).collect(),
+        all::<u8>().iter().map(|k| k.info()).collect(),
     ];
     for info in lists.into_iter().flatten() {
         if !out.iter().any(|o| o.name == info.name) {

@@ -10,36 +10,63 @@
 //! # Ok::<(), montmul::Error>(())
 //! ```
 //!
-//! The pieces, one file per idea: [`Limb`] (machine words of 8 to 64 bits),
-//! [`Modulus`] (validated modulus and Montgomery constants), [`Residue`] (a value in
-//! Montgomery form tied to its modulus), [`kernel`] (the [`Kernel`] trait and the list
-//! of every algorithm), [`algo`] (the algorithms of the seed documents), [`ct`]
-//! (constant-time helpers).
+//! The engine, at the crate root: [`Limb`] (machine words of 8 to 64 bits),
+//! [`Modulus`] (validated modulus, Montgomery constants and the kernel chosen for it,
+//! once), [`Residue`] (a value in Montgomery form), [`Reduction`], [`Error`], with
+//! [`ct`] (constant-time helpers), [`encoding`] and [`parallel`]. The laboratory, in
+//! [`lab`]: every kernel by name, the seed algorithms, the thresholds of `auto` and the
+//! exponentiation's steps. The map of the layers is `docs/ARCHITECTURE.md`.
 
-pub mod algo;
 pub mod ct;
 pub mod encoding;
 mod error;
 mod inverse;
-pub mod kernel;
+pub mod lab;
 mod limb;
 mod modulus;
 pub mod parallel;
 mod reduce;
 mod residue;
 
-pub mod dispatch;
-pub mod exp;
-pub mod fixed;
-pub mod generated;
-pub mod mpn;
-pub mod simd;
+// The laboratory's layers: public through `lab`, and under their own paths (hidden) for
+// the workspace's tools.
 #[doc(hidden)]
-pub mod testing;
-pub mod thresholds;
+pub mod algo;
+mod dispatch;
+#[doc(hidden)]
+pub mod exp;
+#[doc(hidden)]
+pub mod kernel;
+mod thresholds;
+
+// Internal layers, reachable (hidden) for the workspace's own tools and tests only:
+// `montmul tune` times the rows and thresholds, `montmul-gen` checks the committed
+// generated files.
+#[doc(hidden)]
+pub mod arch;
+#[doc(hidden)]
+pub mod fixed;
+#[doc(hidden)]
+pub mod generated;
+#[doc(hidden)]
+pub mod mpn;
 
 pub use error::Error;
+#[doc(hidden)]
 pub use kernel::{Kernel, KernelInfo};
 pub use limb::{Limb, WORD_SIZES};
 pub use modulus::{Modulus, Reduction, MAX_BITS};
 pub use residue::Residue;
+
+/// Overrides for tests that run montmul under tools which hide CPU features.
+#[doc(hidden)]
+pub mod testing {
+    /// Makes the cached BMI2+ADX detection answer yes, so that `auto` and the
+    /// `mulx-*` kernels run the `mulx`/`adcx`/`adox` code: for the valgrind
+    /// constant-time test only. Valgrind 3.19 runs those instructions correctly but
+    /// hides ADX from CPUID. Call it before the first modulus is built; on a CPU without
+    /// BMI2/ADX the code it enables dies on an illegal instruction. A no-op off x86-64.
+    pub fn assume_adx() {
+        crate::arch::assume_adx();
+    }
+}

@@ -12,12 +12,23 @@ use core::fmt::Debug;
 
 /// An unsigned machine word with double-width multiply and carry/borrow arithmetic.
 ///
-/// Every operation is total (no overflow panics) and branch-free.
+/// Every operation is total (no overflow panics) and branch-free. What differs per limb
+/// type beyond arithmetic (its list of kernels) is [`crate::lab::PerWord`].
 ///
 /// [`zeroize::DefaultIsZeroes`] lets every limb vector that may hold a secret (residues,
 /// RSA's p and q as moduli) be wiped on drop with the `zeroize` crate.
 pub trait Limb:
-    Copy + Clone + Debug + Default + Eq + Ord + Send + Sync + zeroize::DefaultIsZeroes + 'static
+    Copy
+    + Clone
+    + Debug
+    + Default
+    + Eq
+    + Ord
+    + Send
+    + Sync
+    + zeroize::DefaultIsZeroes
+    + 'static
+    + crate::kernel::PerWord
 {
     /// Width of the word in bits (`w` in the seeds).
     const BITS: u32;

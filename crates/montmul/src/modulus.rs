@@ -198,7 +198,7 @@ impl<L: Limb> Modulus<L> {
                 two_n
             }
         };
-        let engine = kernel.resolve(s).unwrap_or(kernel);
+        let engine = kernel.resolve(s, reduction).unwrap_or(kernel);
         Ok(Modulus {
             inner: Arc::new(Inner {
                 n,

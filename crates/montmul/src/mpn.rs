@@ -11,7 +11,7 @@
 //! Constant-time: yes. Loop bounds depend on lengths only, never on values, and every
 //! choice on values is made with masks.
 
-use crate::{Limb, Reduction};
+use crate::Reduction;
 
 /// `acc + a * b + c` as `(low, high)`.
 ///
@@ -31,35 +31,37 @@ pub fn add3(a: u64, b: u64, c: u64) -> (u64, u64) {
     (t as u64, (t >> 64) as u64)
 }
 
-/// The passes the products and the reduction below are built from. [`Portable`] is
-/// plain Rust; [`crate::simd::mulx::Mulx`] uses the `mulx`/`adcx`/`adox` instructions.
-pub trait AddMul {
+/// The passes the products and the reduction below are built from, as a value of size
+/// zero: [`Portable`] is plain Rust; [`crate::arch::Mulx`] uses the
+/// `mulx`/`adcx`/`adox` instructions, and exists only with their capability token.
+pub trait AddMul: Copy {
     /// `r[..a.len()] += a * b` (`r` at least as long as `a`); returns the carry word.
-    fn addmul_1(r: &mut [u64], a: &[u64], b: u64) -> u64;
+    fn addmul_1(self, r: &mut [u64], a: &[u64], b: u64) -> u64;
 
     /// The off-diagonal triangle of a squaring: `r[1 .. 2n-1] = sum_{i<j} a[i] a[j]
     /// 2^(64(i+j))` over `r.len() == 2 * a.len()` words, `n = a.len() >= 2`; `r[0]` and
     /// `r[2n-1]` are set to 0 ([`sqr_basecase`]).
     #[inline(always)]
-    fn sqr_triangle(r: &mut [u64], a: &[u64]) {
-        sqr_triangle::<Self>(r, a);
+    fn sqr_triangle(self, r: &mut [u64], a: &[u64]) {
+        sqr_triangle(self, r, a);
     }
 
     /// The last pass of a squaring: `r = 2 r + sum a[i]^2 2^(128 i)` over
     /// `r.len() == 2 * a.len()` words, where the result fits in `r`
     /// ([`sqr_basecase`]).
     #[inline(always)]
-    fn double_add_diagonal(r: &mut [u64], a: &[u64]) {
+    fn double_add_diagonal(self, r: &mut [u64], a: &[u64]) {
         double_add_diagonal(r, a);
     }
 }
 
 /// Rows in plain Rust ([`addmul_1`]), for every target.
+#[derive(Clone, Copy, Debug)]
 pub struct Portable;
 
 impl AddMul for Portable {
     #[inline(always)]
-    fn addmul_1(r: &mut [u64], a: &[u64], b: u64) -> u64 {
+    fn addmul_1(self, r: &mut [u64], a: &[u64], b: u64) -> u64 {
         addmul_1(r, a, b)
     }
 }
@@ -118,11 +120,11 @@ pub fn sub_n(r: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
 /// `r = a * b` by rows of `R::addmul_1` (schoolbook); `r.len() == a.len() + b.len()`,
 /// both non-empty.
 #[inline(always)]
-pub fn mul_basecase<R: AddMul>(r: &mut [u64], a: &[u64], b: &[u64]) {
+pub fn mul_basecase<R: AddMul>(rows: R, r: &mut [u64], a: &[u64], b: &[u64]) {
     let na = a.len();
     r[..na].fill(0);
     for (i, &b_i) in b.iter().enumerate() {
-        r[na + i] = R::addmul_1(&mut r[i..], a, b_i);
+        r[na + i] = rows.addmul_1(&mut r[i..], a, b_i);
     }
 }
 
@@ -131,28 +133,28 @@ pub fn mul_basecase<R: AddMul>(r: &mut [u64], a: &[u64], b: &[u64]) {
 /// (HAC 14.16, arranged as GMP's `sqr_basecase`). About half the products of
 /// [`mul_basecase`].
 #[inline(always)]
-pub fn sqr_basecase<R: AddMul>(r: &mut [u64], a: &[u64]) {
+pub fn sqr_basecase<R: AddMul>(rows: R, r: &mut [u64], a: &[u64]) {
     let n = a.len();
     if n == 1 {
         r[0] = 0;
         r[1] = 0;
     } else {
-        R::sqr_triangle(r, a);
+        rows.sqr_triangle(r, a);
     }
     // The triangle is below 2^(64(2n-1)) / 2, so doubling it cannot overflow r.
-    R::double_add_diagonal(r, a);
+    rows.double_add_diagonal(r, a);
 }
 
 /// The off-diagonal triangle by rows of `R::addmul_1` ([`AddMul::sqr_triangle`]): row
 /// `i` adds `a[i+1..] a[i]` at word `2i + 1`; its carry word is `r[n + i]`, which no
 /// earlier row reaches.
 #[inline(always)]
-pub fn sqr_triangle<R: AddMul + ?Sized>(r: &mut [u64], a: &[u64]) {
+pub fn sqr_triangle<R: AddMul>(rows: R, r: &mut [u64], a: &[u64]) {
     let n = a.len();
     r[..n].fill(0);
     r[2 * n - 1] = 0;
     for i in 0..n - 1 {
-        r[n + i] = R::addmul_1(&mut r[2 * i + 1..], &a[i + 1..], a[i]);
+        r[n + i] = rows.addmul_1(&mut r[2 * i + 1..], &a[i + 1..], a[i]);
     }
 }
 
@@ -188,13 +190,13 @@ pub fn double_add_diagonal(r: &mut [u64], a: &[u64]) {
 /// Returns `top` with `top * R + out = (t + q n) / R < 2n`; the caller subtracts n once
 /// (full reduction) or keeps the value below 2n (lazy: then `R > 4n` makes `top` 0).
 #[inline(always)]
-pub fn redc<R: AddMul>(t: &mut [u64], n: &[u64], n0: u64, out: &mut [u64]) -> u64 {
+pub fn redc<R: AddMul>(rows: R, t: &mut [u64], n: &[u64], n0: u64, out: &mut [u64]) -> u64 {
     let s = n.len();
     let mut top = 0u64;
     for i in 0..s {
         // q makes word i of t + q n 2^(64 i) zero.
         let q = t[i].wrapping_mul(n0);
-        let c = R::addmul_1(&mut t[i..], n, q);
+        let c = rows.addmul_1(&mut t[i..], n, q);
         // Word i + s takes the row's carry and the carry left from the previous row:
         // t[i+s] + c + top <= 2 (2^64 - 1) + 1 < 2^65, so `top` stays 0 or 1.
         let (v, carry) = add3(t[i + s], c, top);
@@ -224,20 +226,29 @@ pub fn finish(t: &mut [u64], top: u64, n: &[u64], reduction: Reduction) {
     }
 }
 
-/// Copies limbs of any width into 64-bit words (`dst.len()` of them).
-#[inline]
-pub fn load<L: Limb>(dst: &mut [u64], src: &[L]) {
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d = s.to_u64();
-    }
-}
-
-/// Copies 64-bit words back into limbs (`dst.len()` of them, each word fitting `L`).
-#[inline]
-pub fn store<L: Limb>(dst: &mut [L], src: &[u64]) {
-    for (d, &s) in dst.iter_mut().zip(src) {
-        *d = L::from_u64(s);
-    }
+/// The Montgomery product `out = a b R^-1 mod n` (or the square, `b` = `None`) by the
+/// separated method (seed 004 appendix, SOS): the whole product by `product` into `2s`
+/// words, then [`redc`] and the policy's [`finish`], all on the rows `rows`. `product`
+/// gets the `2s`-word destination and `scratch_len` words of scratch; operands and
+/// output have `s = n.len()` words, below n (full) or 2n with R > 4n (lazy).
+#[inline(always)]
+pub fn mont_separated<R: AddMul>(
+    rows: R,
+    n: &[u64],
+    n0: u64,
+    reduction: Reduction,
+    scratch_len: usize,
+    out: &mut [u64],
+    product: impl FnOnce(&mut [u64], &mut [u64]),
+) {
+    let s = n.len();
+    with_scratch(2 * s + scratch_len, |buf| {
+        let (wide, scratch) = buf.split_at_mut(2 * s);
+        product(wide, &mut scratch[..scratch_len]);
+        // Inputs below n (full) or 2n with R > 4n (lazy): the product is below n R.
+        let top = redc(rows, wide, n, n0, out);
+        finish(out, top, n, reduction);
+    });
 }
 
 /// Runs `f` on a zeroed stack buffer of at least `len` words, from tiers of 32 to 4096
@@ -281,7 +292,7 @@ mod tests {
     fn products_of_two_words() {
         for &(a0, b0) in &[(u64::MAX, u64::MAX), (3, 5), (u64::MAX, 1)] {
             let mut r = [0u64; 2];
-            mul_basecase::<Portable>(&mut r, &[a0], &[b0]);
+            mul_basecase(Portable, &mut r, &[a0], &[b0]);
             assert_eq!(to_u128(&r), a0 as u128 * b0 as u128);
         }
     }
@@ -298,8 +309,8 @@ mod tests {
                     })
                     .collect();
                 let (mut sq, mut pr) = (vec![7u64; 2 * len], vec![0u64; 2 * len]);
-                sqr_basecase::<Portable>(&mut sq, &a);
-                mul_basecase::<Portable>(&mut pr, &a, &a);
+                sqr_basecase(Portable, &mut sq, &a);
+                mul_basecase(Portable, &mut pr, &a, &a);
                 assert_eq!(sq, pr, "len {len} pattern {pattern}");
             }
         }

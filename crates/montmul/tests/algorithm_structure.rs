@@ -3,9 +3,10 @@
 //! the column layout of seed 000 Fig. 1, exact (not only congruent) lazy results, and
 //! the largest moduli the lazy policy admits (4n just below R).
 
-use montmul::algo::columns::{ColumnLayout, Columns, LANES};
-use montmul::algo::{mwr2mm, two_way};
-use montmul::{kernel, Error, Kernel, Limb, Modulus, Reduction};
+use montmul::lab::algo::columns::{ColumnLayout, Columns, LANES};
+use montmul::lab::algo::{mwr2mm, two_way};
+use montmul::lab::{self as kernel, Kernel};
+use montmul::{Error, Limb, Modulus, Reduction};
 use montmul_testkit::num_bigint::{BigInt, BigUint};
 use montmul_testkit::{self as kit, TestRng};
 use num_traits::{One, Zero};

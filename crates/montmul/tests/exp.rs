@@ -3,8 +3,9 @@
 //! and the constant-time property of `pow`: its steps and table reads do not depend on
 //! the exponent's bits.
 
-use montmul::exp::{self, Step};
-use montmul::{kernel, Limb, Modulus, Reduction, Residue};
+use montmul::lab as kernel;
+use montmul::lab::exp::{self, Step};
+use montmul::{Limb, Modulus, Reduction, Residue};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
 use proptest::prelude::*;
@@ -172,9 +173,14 @@ fn pow_steps_do_not_depend_on_the_exponent_bits() {
     }
 }
 
+/// Whether `pow` runs in the kernel's own domain for `m` (the 52-bit digits).
+fn on_digits(m: &Modulus<u64>) -> bool {
+    m.engine().pow_domain(m).is_some()
+}
+
 /// Whether AVX-512 IFMA is here; says so when the test is skipped.
 fn ifma_here(test: &str) -> bool {
-    if montmul::simd::ifma::is_available() {
+    if montmul::arch::Avx512Ifma::new().is_some() {
         true
     } else {
         eprintln!("{test}: skipped: no AVX-512 IFMA");
@@ -206,11 +212,7 @@ fn check_digit_path(rng: &mut TestRng, n: &BigUint, max_exp_len: usize) {
             let k = kernel::by_name::<u64>(name).expect("registered");
             let m = Modulus::with_kernel(&kit::to_limbs::<u64>(n, s), k, r).unwrap();
             if name == "amm52-ifma" || m.limbs() >= 10 {
-                assert!(
-                    montmul::simd::ifma_exp::applies(&m),
-                    "{name} {r} {} bits",
-                    n.bits()
-                );
+                assert!(on_digits(&m), "{name} {r} {} bits", n.bits());
             }
             let bound = kit::from_limbs(m.bound());
             for b in &bases {
@@ -235,6 +237,7 @@ fn check_digit_path(rng: &mut TestRng, n: &BigUint, max_exp_len: usize) {
 /// domain's shift e = 52 d' - 64 s is 0 (13, 26, 39 limbs with two spare bits) or where
 /// R' > 4n needs one more digit (832 bits: 16 digits would be exactly 64 s).
 #[test]
+#[cfg(target_arch = "x86_64")]
 fn ifma_digit_path_matches_the_oracle() {
     if !ifma_here("ifma_digit_path_matches_the_oracle") {
         return;
@@ -275,7 +278,7 @@ fn ifma_digit_path_matches_the_oracle() {
     }
     // The digit counts themselves: e = 0 at 13 limbs and 830 bits, one more digit at
     // 831 and 832 bits; R' > 4n always.
-    use montmul::simd::ifma_exp::shape;
+    use montmul::arch::x86_64::avx512ifma::exp::shape;
     assert_eq!(shape(13, 830), (16, 2, 0));
     assert_eq!(shape(13, 832), (17, 3, 52));
     assert_eq!(shape(16, 1024), (20, 3, 16));
@@ -302,9 +305,9 @@ fn ifma_digit_path_steps_do_not_depend_on_the_exponent_bits() {
             let limbs = kit::to_limbs::<u64>(&n, s);
             let ifma = kernel::by_name::<u64>("amm52-ifma").unwrap();
             let m = Modulus::with_kernel(&limbs, ifma, r).unwrap();
-            assert!(montmul::simd::ifma_exp::applies(&m));
+            assert!(on_digits(&m));
             let limb_m = Modulus::with_kernel(&limbs, kernel::by_name("cios").unwrap(), r).unwrap();
-            assert!(!montmul::simd::ifma_exp::applies(&limb_m));
+            assert!(!on_digits(&limb_m));
             let x = kit::random_below(&mut rng, &n);
             let base = Residue::new(&m, &kit::to_limbs::<u64>(&x, m.limbs())).unwrap();
             let limb_base = Residue::new(&limb_m, &kit::to_limbs::<u64>(&x, m.limbs())).unwrap();

@@ -3,11 +3,12 @@
 //! just below, at and above each of its thresholds (and with forced small thresholds),
 //! and the choices `auto` makes.
 
-use montmul::algo::karatsuba;
-use montmul::dispatch::{self, Thresholds};
+use montmul::arch::{Adx, Avx512Ifma, Mulx};
 use montmul::fixed::{self, Fixed};
-use montmul::simd::{ifma, mulx};
-use montmul::{kernel, thresholds, Modulus, Reduction};
+use montmul::lab as kernel;
+use montmul::lab::algo::karatsuba;
+use montmul::mpn::Portable;
+use montmul::{Error, Modulus, Reduction};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
 
@@ -50,9 +51,10 @@ fn operands(rng: &mut TestRng, m: &Modulus<u64>, n: &BigUint) -> Vec<BigUint> {
     ops
 }
 
-/// `mul` and `sqr` of the modulus' engine (or, with `th`, of Karatsuba under those
-/// thresholds) on every pair of operands, checked against the oracle.
-fn check_all(rng: &mut TestRng, m: &Modulus<u64>, n: &BigUint, th: Option<&Thresholds>) {
+/// `mul` and `sqr` of the modulus' engine (or, with `base`, of Karatsuba with that
+/// recursion base on portable and on mulx rows) on every pair of operands, checked
+/// against the oracle.
+fn check_all(rng: &mut TestRng, m: &Modulus<u64>, n: &BigUint, base: Option<usize>) {
     let s = m.limbs();
     let r_bits = 64 * s as u32;
     let bound = kit::from_limbs(m.bound());
@@ -62,35 +64,55 @@ fn check_all(rng: &mut TestRng, m: &Modulus<u64>, n: &BigUint, th: Option<&Thres
         let al = kit::to_limbs::<u64>(a, s);
         for b in ops.iter().skip(i % 3).step_by(3) {
             let bl = kit::to_limbs::<u64>(b, s);
-            match th {
-                Some(th) => karatsuba::mont_mul_with(th, m, &al, Some(&bl), &mut out),
-                None => m.mont_mul(&al, &bl, &mut out),
+            let want = kit::mont_mul(a, b, n, r_bits);
+            let mut results = Vec::new();
+            match base {
+                Some(base) => {
+                    karatsuba::mont_mul(Portable, base, m, &al, &bl, &mut out);
+                    results.push(out.clone());
+                    if let Some(adx) = Adx::new() {
+                        karatsuba::mont_mul(Mulx::new(adx), base, m, &al, &bl, &mut out);
+                        results.push(out.clone());
+                    }
+                }
+                None => {
+                    m.mont_mul(&al, &bl, &mut out);
+                    results.push(out.clone());
+                }
             }
+            for out in results {
+                let got = kit::from_limbs(&out);
+                assert!(got < bound, "{m:?} mul: {got:x} not below the bound");
+                assert_eq!(got % n, want, "{m:?} n={n:x} a={a:x} b={b:x}");
+            }
+        }
+        let want = kit::mont_mul(a, a, n, r_bits);
+        let mut results = Vec::new();
+        match base {
+            Some(base) => {
+                karatsuba::mont_sqr(Portable, base, m, &al, &mut out);
+                results.push(out.clone());
+                if let Some(adx) = Adx::new() {
+                    karatsuba::mont_sqr(Mulx::new(adx), base, m, &al, &mut out);
+                    results.push(out.clone());
+                }
+            }
+            None => {
+                m.mont_sqr(&al, &mut out);
+                results.push(out.clone());
+            }
+        }
+        for out in results {
             let got = kit::from_limbs(&out);
-            assert!(got < bound, "{m:?} mul: {got:x} not below the bound");
-            assert_eq!(
-                got % n,
-                kit::mont_mul(a, b, n, r_bits),
-                "{m:?} n={n:x} a={a:x} b={b:x}"
-            );
+            assert!(got < bound, "{m:?} sqr: {got:x} not below the bound");
+            assert_eq!(got % n, want, "{m:?} sqr n={n:x} a={a:x}");
         }
-        match th {
-            Some(th) => karatsuba::mont_mul_with(th, m, &al, None, &mut out),
-            None => m.mont_sqr(&al, &mut out),
-        }
-        let got = kit::from_limbs(&out);
-        assert!(got < bound, "{m:?} sqr: {got:x} not below the bound");
-        assert_eq!(
-            got % n,
-            kit::mont_mul(a, a, n, r_bits),
-            "{m:?} sqr n={n:x} a={a:x}"
-        );
     }
 }
 
 fn check_fixed<const N: usize>() {
     assert!(
-        fixed::specialised::<u64>(N).is_some(),
+        fixed::specialised(N).is_some(),
         "{N} limbs has no specialised kernel"
     );
     let mut rng = TestRng::new(N as u64);
@@ -98,13 +120,20 @@ fn check_fixed<const N: usize>() {
         for r in Reduction::ALL {
             let limbs = kit::to_limbs::<u64>(&n, N);
             // The instance itself, whatever the registry resolves to.
-            let m = Modulus::with_kernel(&limbs, &Fixed::<N>, r).expect("valid modulus");
-            if m.limbs() != N {
+            match Modulus::with_kernel(&limbs, &Fixed::<N>, r) {
+                Ok(m) => check_all(&mut rng, &m, &n, None),
                 // Lazy reduction of a full-width modulus needs N + 1 limbs: that size has
                 // its own instance, checked through the named kernel below.
-                assert_eq!((r, m.limbs()), (Reduction::Lazy, N + 1));
-            } else {
-                check_all(&mut rng, &m, &n, None);
+                Err(e) => assert_eq!(
+                    (r, e),
+                    (
+                        Reduction::Lazy,
+                        Error::UnsupportedSize {
+                            algo: "cios-fixed",
+                            limbs: N + 1
+                        }
+                    )
+                ),
             }
             let k = kernel::by_name::<u64>("cios-fixed").expect("registered");
             let m = Modulus::with_kernel(&limbs, k, r).expect("valid modulus");
@@ -136,7 +165,7 @@ fn specialised_sizes_are_the_listed_ones() {
     }
     for s in 1..=80 {
         assert_eq!(
-            fixed::specialised::<u64>(s).is_some(),
+            fixed::specialised(s).is_some(),
             fixed::SIZES.contains(&s),
             "{s}"
         );
@@ -148,7 +177,7 @@ fn specialised_sizes_are_the_listed_ones() {
 fn unspecialised_sizes() {
     let mut rng = TestRng::new(77);
     for s in [10, 11, 15, 20, 31, 40, 70] {
-        assert!(fixed::specialised::<u64>(s).is_none());
+        assert!(fixed::specialised(s).is_none());
         let n = kit::random_modulus(&mut rng, 64 * s as u32 - 5);
         for r in Reduction::ALL {
             let k = kernel::by_name::<u64>("cios-fixed").expect("registered");
@@ -161,7 +190,7 @@ fn unspecialised_sizes() {
 /// Karatsuba with its tuned thresholds, below, at and above each of them.
 #[test]
 fn karatsuba_around_its_thresholds() {
-    let th = thresholds::TUNED;
+    let th = kernel::TUNED;
     let mut sizes = vec![1, 2, 3];
     for t in [th.karatsuba_mul_base, th.karatsuba_sqr_base] {
         let t = t.min(200);
@@ -188,15 +217,6 @@ fn karatsuba_with_small_bases() {
     let mut rng = TestRng::new(6);
     let k = kernel::by_name::<u64>("karatsuba").expect("registered");
     for base in [2, 3, 5] {
-        let th = Thresholds {
-            ifma_from: usize::MAX,
-            karatsuba_from: 1,
-            mulx_from: 1,
-            karatsuba_mul_base: base,
-            karatsuba_sqr_base: base,
-            generated: &[],
-            mulx_cios: &[],
-        };
         for s in [2, 3, 4, 5, 7, 8, 11, 16, 17, 33] {
             for n in [
                 kit::random_modulus(&mut rng, 64 * s as u32),
@@ -204,7 +224,7 @@ fn karatsuba_with_small_bases() {
             ] {
                 for r in Reduction::ALL {
                     let m = Modulus::with_kernel(&kit::to_limbs::<u64>(&n, s), k, r).unwrap();
-                    check_all(&mut rng, &m, &n, Some(&th));
+                    check_all(&mut rng, &m, &n, Some(base));
                 }
             }
         }
@@ -213,40 +233,79 @@ fn karatsuba_with_small_bases() {
 
 /// `auto` resolves once per modulus to the kernel the threshold table names.
 #[test]
-fn auto_picks_by_size_and_word() {
+fn auto_picks_by_size_policy_and_word() {
     let auto = kernel::by_name::<u64>("auto").expect("registered");
     assert_eq!(kernel::default::<u64>().info().name, "auto");
-    let th = thresholds::TUNED;
+    let th = kernel::TUNED;
+    let (adx, ifma) = (Adx::new().is_some(), Avx512Ifma::new().is_some());
     for s in [1, 4, 5, 6, 8, 9, 10, 16, 32, 40, 64, 65, 100, 256] {
-        let mut limbs = vec![u64::MAX; s];
-        limbs[0] = u64::MAX - 2;
-        let m = Modulus::with_kernel(&limbs, auto, Reduction::Full).unwrap();
-        let want = if th.mulx_cios.contains(&s) && mulx::is_available() {
-            "mulx-cios"
-        } else if th.generated.contains(&s) {
-            "gen-cios"
-        } else if s >= th.ifma_from && ifma::is_available() {
-            "amm52-ifma"
-        } else if s >= th.karatsuba_from {
-            "karatsuba"
-        } else if s >= th.mulx_from && mulx::is_available() {
-            "mulx-redc"
-        } else {
-            "cios-fixed"
-        };
-        assert_eq!(m.engine().info().name, want, "{s} limbs");
-        assert_eq!(m.kernel().info().name, "auto");
-        assert_eq!(dispatch::pick::<u64>(&th, s).info().name, want);
+        for r in Reduction::ALL {
+            // A modulus of s limbs under either policy (two bits of headroom for Lazy).
+            let mut limbs = vec![u64::MAX; s];
+            limbs[0] = u64::MAX - 2;
+            if r == Reduction::Lazy {
+                limbs[s - 1] >>= 2;
+            }
+            let m = Modulus::with_kernel(&limbs, auto, r).unwrap();
+            assert_eq!(m.limbs(), s);
+            let want = if th.mulx_cios.contains(&s) && adx {
+                "mulx-cios"
+            } else if th.generated.contains(&s) && r == Reduction::Full {
+                // Full-reduction code: never picked for a lazy modulus.
+                "gen-cios"
+            } else if s >= th.ifma_from && ifma {
+                "amm52-ifma"
+            } else if s >= th.karatsuba_from {
+                "karatsuba"
+            } else if s >= th.mulx_from && adx {
+                "mulx-redc"
+            } else {
+                "cios-fixed"
+            };
+            assert_eq!(m.engine().info().name, want, "{s} limbs {r}");
+            assert_eq!(m.kernel().info().name, "auto");
+            assert_eq!(kernel::pick(&th, s, r).info().name, want);
+        }
     }
     let m = Modulus::<u32>::new(&[0xffff_fffb, 7]).unwrap();
     assert_eq!(m.engine().info().name, "cios");
+}
+
+/// A dispatcher called directly (not through its modulus' engine) computes through the
+/// kernel it resolved for the modulus: the same products, nothing picked per call.
+#[test]
+fn dispatchers_called_directly_agree() {
+    let mut rng = TestRng::new(0xd15);
+    for name in ["auto", "cios-fixed", "karatsuba", "gen-cios"] {
+        let k = kernel::by_name::<u64>(name).expect("registered");
+        let n = kit::random_modulus(&mut rng, 256);
+        let m = Modulus::with_kernel(&kit::to_limbs::<u64>(&n, 4), k, Reduction::Full).unwrap();
+        let a = kit::random_below(&mut rng, &n);
+        let b = kit::random_below(&mut rng, &n);
+        let (al, bl) = (kit::to_limbs::<u64>(&a, 4), kit::to_limbs::<u64>(&b, 4));
+        let (mut via_k, mut via_m) = (vec![0u64; 4], vec![0u64; 4]);
+        k.mul(&m, &al, &bl, &mut via_k);
+        m.mont_mul(&al, &bl, &mut via_m);
+        assert_eq!(via_k, via_m, "{name}");
+        assert_eq!(
+            kit::from_limbs(&via_k),
+            kit::mont_mul(&a, &b, &n, 256),
+            "{name}"
+        );
+        k.sqr(&m, &al, &mut via_k);
+        assert_eq!(
+            kit::from_limbs(&via_k),
+            kit::mont_mul(&a, &a, &n, 256),
+            "{name}"
+        );
+    }
 }
 
 /// The schoolbook + REDC kernel on mulx rows at every size up to 20 limbs and at the
 /// common large ones, both policies. Skipped, and said so, on a CPU without BMI2/ADX.
 #[test]
 fn mulx_redc_sizes() {
-    if !mulx::is_available() {
+    if Adx::new().is_none() {
         eprintln!("mulx-redc: this CPU lacks BMI2/ADX; kernel not tested here");
         return;
     }
@@ -272,7 +331,7 @@ fn mulx_redc_sizes() {
 fn squaring_every_size_to_70() {
     let mut rng = TestRng::new(70);
     let mut names = vec!["auto", "karatsuba"];
-    if mulx::is_available() {
+    if Adx::new().is_some() {
         names.push("mulx-redc");
     } else {
         eprintln!("mulx-redc: this CPU lacks BMI2/ADX; kernel not tested here");

@@ -4,7 +4,9 @@
 //! and long lazy chains; the dedicated squaring also against the kernel's own
 //! `mul(a, a)`. On a CPU without AVX-512 IFMA each test says so and returns.
 
-use montmul::simd::ifma::{self, Amm52Ifma};
+#![cfg(target_arch = "x86_64")]
+
+use montmul::arch::x86_64::avx512ifma::{self as ifma, Amm52Ifma};
 use montmul::{Modulus, Reduction};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
@@ -191,7 +193,7 @@ fn residues_and_pow() {
 /// the two agree exactly (for `Lazy` too, not only modulo n).
 #[test]
 fn sqr_matches_mul_every_limb_count_1_to_70() {
-    use montmul::Kernel;
+    use montmul::lab::Kernel;
     if !runs_here("sqr_matches_mul_every_limb_count_1_to_70") {
         return;
     }
@@ -247,7 +249,7 @@ fn sqr_matches_mul_every_limb_count_1_to_70() {
 /// 13 limbs: the multiplication under `Full`, the wide squaring under `Lazy`).
 #[test]
 fn sqr_matches_mul_71_to_257_limbs() {
-    use montmul::Kernel;
+    use montmul::lab::Kernel;
     if !runs_here("sqr_matches_mul_71_to_257_limbs") {
         return;
     }

@@ -2,7 +2,8 @@
 //! against the num-bigint oracle: random moduli of 2..4096 bits, the edge moduli and
 //! edge operands of the test kit, and long chains under lazy reduction.
 
-use montmul::{kernel, Kernel, Limb, Modulus, Reduction, Residue};
+use montmul::lab::{self as kernel, Kernel};
+use montmul::{Limb, Modulus, Reduction, Residue};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
 use proptest::prelude::*;
@@ -218,4 +219,85 @@ fn lazy_chain<L: Limb>() {
             }
         }
     }
+}
+
+/// Whether `f` panics (its message silenced: the panics are expected).
+fn panics(f: impl FnOnce()) -> bool {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).is_err()
+}
+
+/// A slice one limb short or one limb long, for every operand of `mul` and `sqr`, on
+/// every kernel and policy of `L`, called on the kernel itself and through the
+/// modulus: each call panics (the documented `# Panics`) before computing anything, so
+/// the output is left as it was (issue 19, finding 7).
+fn wrong_lengths_never_compute<L: Limb>() {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut rng = TestRng::new(0x1e9 + L::BITS as u64);
+    for (k, r) in variants::<L>() {
+        // A size the kernel has code for (the first listed), else 4 limbs.
+        let s = k.limb_counts().map_or(4, |c| c[0]);
+        let bits = L::BITS * s as u32 - if r == Reduction::Lazy { 2 } else { 0 };
+        let n = kit::random_modulus(&mut rng, bits);
+        let m = Modulus::with_kernel(&kit::to_limbs::<L>(&n, s), k, r).expect("valid modulus");
+        assert_eq!(m.limbs(), s);
+        let a = kit::to_limbs::<L>(&kit::random_below(&mut rng, &n), s);
+        let name = format!("{} {r} {}-bit words", k.info().name, L::BITS);
+        let sentinel = vec![L::MAX; s + 1];
+        for (la, lb, lo) in [
+            (s - 1, s, s),
+            (s, s - 1, s),
+            (s, s, s - 1),
+            (s + 1, s, s),
+            (s, s + 1, s),
+            (s, s, s + 1),
+        ] {
+            let (x, y) = (&a.repeat(2)[..la], &a.repeat(2)[..lb]);
+            let mut out = sentinel[..lo].to_vec();
+            assert!(
+                panics(|| k.mul(&m, x, y, &mut out)),
+                "{name}: mul {la} {lb} {lo}"
+            );
+            assert_eq!(
+                out,
+                sentinel[..lo],
+                "{name}: mul wrote to a wrong-length output"
+            );
+            assert!(
+                panics(|| m.mont_mul(x, y, &mut out)),
+                "{name}: mont_mul {la} {lb} {lo}"
+            );
+            assert_eq!(out, sentinel[..lo], "{name}: mont_mul wrote to its output");
+            if la == lb {
+                assert!(panics(|| k.sqr(&m, x, &mut out)), "{name}: sqr {la} {lo}");
+                assert!(
+                    panics(|| m.mont_sqr(x, &mut out)),
+                    "{name}: mont_sqr {la} {lo}"
+                );
+                assert_eq!(out, sentinel[..lo], "{name}: sqr wrote to its output");
+            }
+        }
+        // The right lengths still compute.
+        let mut out = vec![L::ZERO; s];
+        k.mul(&m, &a, &a, &mut out);
+        assert_eq!(
+            kit::from_limbs(&out) % &n,
+            kit::mont_mul(
+                &kit::from_limbs(&a),
+                &kit::from_limbs(&a),
+                &n,
+                L::BITS * s as u32
+            ),
+            "{name}"
+        );
+    }
+    std::panic::set_hook(hook);
+}
+
+#[test]
+fn wrong_lengths_never_compute_any_word() {
+    wrong_lengths_never_compute::<u8>();
+    wrong_lengths_never_compute::<u16>();
+    wrong_lengths_never_compute::<u32>();
+    wrong_lengths_never_compute::<u64>();
 }

@@ -6,7 +6,8 @@
 //! and the edge-case test stays below 256 bits, where three words of 8 bits are still
 //! enough; here s is 2048 at w = 8, and column sums need the fourth word.
 
-use montmul::{kernel, Kernel, Limb, Reduction, MAX_BITS};
+use montmul::lab::{self as kernel, Kernel};
+use montmul::{Limb, Reduction, MAX_BITS};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit};
 

@@ -3,7 +3,8 @@
 //! must give exactly what their `mul(a, a)` gives, on every size from 1 limb up and on the
 //! operands whose off-diagonal doubling and diagonal carries are largest.
 
-use montmul::{kernel, Kernel, Limb, Reduction};
+use montmul::lab::{self as kernel, Kernel};
+use montmul::{Limb, Reduction};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
 

@@ -52,7 +52,7 @@ impl<L: Limb> Kernel<L> for Cihs {
         &INFO
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+    fn mul_exact(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
         let n = m.n();
         let s = n.len();
         // t[0..s] lives in `out`; `top` holds t[s], t[s+1] (and t[s+2] at w = 8), and

@@ -35,7 +35,7 @@ impl<L: Limb> Kernel<L> for Cios {
         &INFO
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+    fn mul_exact(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
         let n = m.n();
         let s = n.len();
         // t[0..s] lives in `out`; t[s] and t[s+1] in `t_s`, `t_s1`.
@@ -62,7 +62,7 @@ impl<L: Limb> Kernel<L> for Cios {
     /// for the square instead of s^2 (s(s+1)/2 + s^2 + s in all instead of 2s^2 + s).
     /// Every product of weight <= i is in t before step i computes its m from `t[0]`,
     /// and later rows only add at higher weights, so the reduction is unchanged.
-    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
+    fn sqr_exact(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
         let s = m.limbs();
         let t = out;
         t.fill(L::ZERO);

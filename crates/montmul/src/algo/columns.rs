@@ -142,7 +142,7 @@ impl<L: Limb> Kernel<L> for Columns {
         &INFO
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+    fn mul_exact(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
         debug_assert_eq!(L::BITS, 16, "columns is defined for 16-bit words only");
         debug_assert_eq!(m.reduction(), Reduction::Lazy);
         let k = m.limbs();

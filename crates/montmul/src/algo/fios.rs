@@ -36,7 +36,7 @@ impl<L: Limb> Kernel<L> for Fios {
         &INFO
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+    fn mul_exact(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
         let n = m.n();
         let s = n.len();
         // t[0..=s] as in the appendix.

@@ -42,7 +42,7 @@ impl<L: Limb> Kernel<L> for Fips {
         &INFO
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+    fn mul_exact(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
         let n = m.n();
         let s = n.len();
         // The appendix's array t: words of m first, then words of the result.

@@ -11,25 +11,33 @@
 //!
 //! three half-size products instead of four, applied recursively down to the schoolbook
 //! base case ([`mpn::mul_basecase`], [`mpn::sqr_basecase`]) below a measured size
-//! ([`Thresholds`]). The full `2s`-word product is then reduced by REDC
-//! ([`mpn::redc`]). Every row runs on [`Mulx`]: `mulx`/`adcx`/`adox` where the CPU has
-//! them, portable Rust elsewhere.
+//! (`crate::thresholds`). The full `2s`-word product is then reduced by REDC
+//! ([`mpn::redc`]). Every row runs on [`Mulx`] (`mulx`/`adcx`/`adox`) where the
+//! [`Adx`] token exists, chosen once per modulus, on [`Portable`] rows elsewhere.
 //!
-//! Words: 64 (operands are copied to 64-bit words; for other limb types the kernel
-//! falls back to [`crate::algo::cios`]). Reduction: `Full` and `Lazy`. Constant-time:
+//! Words: 64. Reduction: `Full` and `Lazy`. Constant-time:
 //! yes. The signs of `a0 - a1` and `b1 - b0` are applied with masks (masked negation and
 //! a masked add-or-subtract of the middle product), never with branches; the recursion
 //! depends on lengths only.
 
-use crate::algo::cios::Cios;
-use crate::dispatch::Thresholds;
-use crate::kernel::{portable, Kernel, KernelInfo};
-use crate::mpn::{self, AddMul};
-use crate::simd::mulx::Mulx;
-use crate::{thresholds, Limb, Modulus, Reduction};
+use std::sync::OnceLock;
 
-/// The Karatsuba + REDC kernel.
+use crate::arch::{Adx, Mulx};
+use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::mpn::{self, AddMul, Portable};
+use crate::{thresholds, Modulus, Reduction};
+
+/// The named Karatsuba + REDC kernel: for each modulus it resolves to
+/// [`KaratsubaRows`] on [`Mulx`] rows where the [`Adx`] token exists, on [`Portable`]
+/// rows elsewhere.
 pub struct Karatsuba;
+
+/// The Karatsuba + REDC kernel on the rows `R`, with the tuned recursion bases
+/// ([`crate::thresholds::TUNED`]).
+pub struct KaratsubaRows<R: AddMul>(pub R);
+
+/// The portable instance.
+static PORTABLE: KaratsubaRows<Portable> = KaratsubaRows(Portable);
 
 static INFO: KernelInfo = KernelInfo {
     name: "karatsuba",
@@ -99,10 +107,17 @@ fn add_middle(r: &mut [u64], l: usize, p: &[u64], negative: u64, mid: &mut [u64]
 
 /// `r = a * b` for equal-length `a`, `b` (`r.len() == 2 * a.len()`), Karatsuba down to
 /// the schoolbook below `base` words; `scratch` has [`scratch_len`] words.
-pub fn product<R: AddMul>(r: &mut [u64], a: &[u64], b: &[u64], base: usize, scratch: &mut [u64]) {
+pub fn product<R: AddMul>(
+    rows: R,
+    r: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    base: usize,
+    scratch: &mut [u64],
+) {
     let n = a.len();
     if n < base.max(2) {
-        mpn::mul_basecase::<R>(r, a, b);
+        mpn::mul_basecase(rows, r, a, b);
         return;
     }
     let l = n / 2;
@@ -115,22 +130,22 @@ pub fn product<R: AddMul>(r: &mut [u64], a: &[u64], b: &[u64], base: usize, scra
     let (mid, rest) = rest.split_at_mut(2 * h + 1);
     {
         let (r0, r2) = r.split_at_mut(2 * l);
-        product::<R>(r0, a0, b0, base, rest);
-        product::<R>(r2, a1, b1, base, rest);
+        product(rows, r0, a0, b0, base, rest);
+        product(rows, r2, a1, b1, base, rest);
     }
     // (a0 - a1)(b1 - b0) = |a0 - a1| |b1 - b0| with sign sa ^ sb.
     let sa = abs_diff(da, a0, a1);
     let sb = abs_diff(db, b1, b0);
-    product::<R>(p, da, db, base, rest);
+    product(rows, p, da, db, base, rest);
     add_middle(r, l, p, sa ^ sb, mid);
 }
 
 /// `r = a^2` (`r.len() == 2 * a.len()`), Karatsuba down to the schoolbook squaring
 /// below `base` words: `2 a0 a1 = a0^2 + a1^2 - (a0 - a1)^2`.
-pub fn square<R: AddMul>(r: &mut [u64], a: &[u64], base: usize, scratch: &mut [u64]) {
+pub fn square<R: AddMul>(rows: R, r: &mut [u64], a: &[u64], base: usize, scratch: &mut [u64]) {
     let n = a.len();
     if n < base.max(2) {
-        mpn::sqr_basecase::<R>(r, a);
+        mpn::sqr_basecase(rows, r, a);
         return;
     }
     let l = n / 2;
@@ -142,80 +157,102 @@ pub fn square<R: AddMul>(r: &mut [u64], a: &[u64], base: usize, scratch: &mut [u
     let (mid, rest) = rest.split_at_mut(2 * h + 1);
     {
         let (r0, r2) = r.split_at_mut(2 * l);
-        square::<R>(r0, a0, base, rest);
-        square::<R>(r2, a1, base, rest);
+        square(rows, r0, a0, base, rest);
+        square(rows, r2, a1, base, rest);
     }
     abs_diff(da, a0, a1);
-    square::<R>(p, da, base, rest);
+    square(rows, p, da, base, rest);
     add_middle(r, l, p, 1, mid);
 }
 
-/// The Montgomery product (or square, when `b` is `None`) with explicit recursion
-/// thresholds (`usize::MAX`: schoolbook only): what the kernels run, and what
-/// `montmul tune` times. Limbs other than 64 bits go to CIOS.
-pub fn mont_mul_with<L: Limb>(
-    th: &Thresholds,
-    m: &Modulus<L>,
-    a: &[L],
-    b: Option<&[L]>,
-    out: &mut [L],
+/// The Montgomery product `out = a b R^-1 mod n` on the rows `rows`: Karatsuba down
+/// to the schoolbook below `base` words ([`product`]), then REDC. What the kernel runs,
+/// and what `montmul tune` times with other bases.
+pub fn mont_mul<R: AddMul>(
+    rows: R,
+    base: usize,
+    m: &Modulus<u64>,
+    a: &[u64],
+    b: &[u64],
+    out: &mut [u64],
 ) {
-    if L::BITS != 64 {
-        return match b {
-            Some(b) => Cios.mul(m, a, b, out),
-            None => Cios.sqr(m, a, out),
-        };
-    }
-    let s = m.limbs();
-    let base = match b {
-        Some(_) => th.karatsuba_mul_base,
-        None => th.karatsuba_sqr_base,
-    };
-    mpn::with_scratch(6 * s + scratch_len(s, base), |buf| {
-        let (aw, rest) = buf.split_at_mut(s);
-        let (bw, rest) = rest.split_at_mut(s);
-        let (nw, rest) = rest.split_at_mut(s);
-        let (wide, rest) = rest.split_at_mut(2 * s);
-        let (t, scratch) = rest.split_at_mut(s);
-        mpn::load(aw, a);
-        mpn::load(nw, m.n());
-        match b {
-            Some(b) => {
-                mpn::load(bw, b);
-                product::<Mulx>(wide, aw, bw, base, scratch);
-            }
-            None => square::<Mulx>(wide, aw, base, scratch),
-        }
-        // Inputs below n (full) or 2n with R > 4n (lazy): the product is below n R.
-        let top = mpn::redc::<Mulx>(wide, nw, m.n0().to_u64(), t);
-        mpn::finish(t, top, nw, m.reduction());
-        mpn::store(out, t);
-    });
+    let (n, s) = (m.n(), m.limbs());
+    mpn::mont_separated(
+        rows,
+        n,
+        m.n0(),
+        m.reduction(),
+        scratch_len(s, base),
+        out,
+        |wide, scratch| product(rows, wide, &a[..s], &b[..s], base, scratch),
+    );
 }
 
-impl<L: Limb> Kernel<L> for Karatsuba {
+/// The Montgomery square `out = a^2 R^-1 mod n` on the rows `rows`: Karatsuba down to
+/// the schoolbook squaring below `base` words ([`square`]), then REDC.
+pub fn mont_sqr<R: AddMul>(rows: R, base: usize, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+    let (n, s) = (m.n(), m.limbs());
+    mpn::mont_separated(
+        rows,
+        n,
+        m.n0(),
+        m.reduction(),
+        scratch_len(s, base),
+        out,
+        |wide, scratch| square(rows, wide, &a[..s], base, scratch),
+    );
+}
+
+impl Kernel<u64> for Karatsuba {
     fn info(&self) -> &'static KernelInfo {
         &INFO
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-        mont_mul_with(&thresholds::TUNED, m, a, Some(b), out);
+    fn resolve(&self, _: usize, _: Reduction) -> Option<&'static dyn Kernel<u64>> {
+        Some(match Adx::new() {
+            Some(adx) => {
+                static ON_MULX: OnceLock<KaratsubaRows<Mulx>> = OnceLock::new();
+                ON_MULX.get_or_init(|| KaratsubaRows(Mulx::new(adx)))
+            }
+            None => &PORTABLE,
+        })
     }
 
-    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-        mont_mul_with(&thresholds::TUNED, m, a, None, out);
+    fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+        m.engine().mul_exact(m, a, b, out);
+    }
+
+    fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+        m.engine().sqr_exact(m, a, out);
+    }
+}
+
+impl<R: AddMul + Send + Sync> Kernel<u64> for KaratsubaRows<R> {
+    fn info(&self) -> &'static KernelInfo {
+        &INFO
+    }
+
+    fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+        mont_mul(self.0, thresholds::TUNED.karatsuba_mul_base, m, a, b, out);
+    }
+
+    fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+        mont_sqr(self.0, thresholds::TUNED.karatsuba_sqr_base, m, a, out);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mpn::Portable;
 
     /// The Karatsuba product and square equal the schoolbook ones at every length and
     /// recursion base, on all-ones words and on a pseudo-random pattern.
     #[test]
     fn karatsuba_equals_schoolbook() {
+        let mulx = Adx::new().map(Mulx::new);
+        if mulx.is_none() {
+            eprintln!("karatsuba: no BMI2/ADX here; the mulx rows are not tested");
+        }
         let mut x = 0x243f_6a88_85a3_08d3u64;
         for n in 1..=40 {
             for base in [2, 3, 4, 8, 17] {
@@ -228,19 +265,20 @@ mod tests {
                     let b: Vec<u64> = (0..n).map(&mut gen).collect();
                     let mut scratch = vec![0u64; scratch_len(n, base)];
                     let (mut want, mut got) = (vec![0u64; 2 * n], vec![0u64; 2 * n]);
-                    mpn::mul_basecase::<Portable>(&mut want, &a, &b);
-                    product::<Portable>(&mut got, &a, &b, base, &mut scratch);
+                    mpn::mul_basecase(Portable, &mut want, &a, &b);
+                    product(Portable, &mut got, &a, &b, base, &mut scratch);
                     assert_eq!(got, want, "product n {n} base {base} pattern {pattern}");
-                    product::<Mulx>(&mut got, &a, &b, base, &mut scratch);
-                    assert_eq!(
-                        got, want,
-                        "mulx product n {n} base {base} pattern {pattern}"
-                    );
-                    mpn::mul_basecase::<Portable>(&mut want, &a, &a);
-                    square::<Portable>(&mut got, &a, base, &mut scratch);
+                    if let Some(rows) = mulx {
+                        product(rows, &mut got, &a, &b, base, &mut scratch);
+                        assert_eq!(got, want, "mulx product n {n} base {base} {pattern}");
+                    }
+                    mpn::mul_basecase(Portable, &mut want, &a, &a);
+                    square(Portable, &mut got, &a, base, &mut scratch);
                     assert_eq!(got, want, "square n {n} base {base} pattern {pattern}");
-                    square::<Mulx>(&mut got, &a, base, &mut scratch);
-                    assert_eq!(got, want, "mulx square n {n} base {base} pattern {pattern}");
+                    if let Some(rows) = mulx {
+                        square(rows, &mut got, &a, base, &mut scratch);
+                        assert_eq!(got, want, "mulx square n {n} base {base} {pattern}");
+                    }
                 }
             }
         }

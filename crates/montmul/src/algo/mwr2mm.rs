@@ -53,7 +53,7 @@ impl<L: Limb> Kernel<L> for Mwr2mm {
         &INFO
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+    fn mul_exact(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
         let s = m.limbs();
         let e = words(m);
         let y = padded(&b[..s], e);

@@ -43,7 +43,7 @@ impl<L: Limb> Kernel<L> for Radix2 {
         &INFO
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+    fn mul_exact(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
         let n = m.n();
         let s = n.len();
         let (x, y) = (&a[..s], &b[..s]);

@@ -42,7 +42,7 @@ impl<L: Limb> Kernel<L> for Sos {
         &INFO
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+    fn mul_exact(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
         let s = m.limbs();
         scratch::with_zeroed(2 * s, |t| {
             multiply(t, &a[..s], &b[..s]);
@@ -50,7 +50,7 @@ impl<L: Limb> Kernel<L> for Sos {
         });
     }
 
-    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
+    fn sqr_exact(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
         let s = m.limbs();
         scratch::with_zeroed(2 * s, |t| {
             square(t, &a[..s]);

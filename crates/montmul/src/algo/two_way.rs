@@ -60,7 +60,7 @@ impl<L: Limb> Kernel<L> for TwoWay {
         &INFO
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
+    fn mul_exact(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
         let mut e = vec![L::ZERO; m.limbs()];
         // D lives in `out` and becomes C.
         streams(m, a, b, out, &mut e);

@@ -44,22 +44,21 @@
 //! # The kernel
 //!
 //! [`GenCios`] picks the generated functions by the modulus' limb count, once per
-//! [`Modulus`] ([`Kernel::resolve`]). A modulus of another limb count is refused by
+//! [`Modulus`] ([`Kernel::resolve`]); its own products go to that choice. A modulus of
+//! another limb count is refused by
 //! [`Modulus::with_kernel`] with [`crate::Error::UnsupportedSize`]
 //! ([`Kernel::limb_counts`]). Each size works for every modulus of its limb count (for
 //! 256 bits: 193 to 256 bits), with R = 2^(64 s) as everywhere in montmul.
 //!
-//! `auto` uses these kernels at the limb counts `montmul tune` found them fastest
-//! ([`crate::dispatch::Thresholds::generated`]).
+//! `auto` uses these kernels for [`Reduction::Full`] moduli at the limb counts
+//! `montmul tune` found them fastest ([`crate::dispatch::Thresholds::generated`]).
 //!
 //! Words: 64 only. Reduction: `Full` (the committed files are full-reduction kernels).
 //! Constant-time: yes (straight-line code, masked final subtraction).
 
-use crate::algo::cios::Cios;
-use crate::dispatch::{self, Thresholds};
-use crate::fixed::{as_words, as_words_mut};
+use crate::fixed::{words, words_mut};
 use crate::kernel::{portable, Kernel, KernelInfo};
-use crate::{thresholds, Limb, Modulus, Reduction};
+use crate::{Modulus, Reduction};
 
 /// The named kernel `gen-cios`: for each modulus it resolves to the generated code of
 /// its limb count ([`LIMB_COUNTS`]).
@@ -103,42 +102,27 @@ macro_rules! committed {
             /// The generated functions of one size, as a kernel.
             struct $kernel;
 
-            impl<L: Limb> Kernel<L> for $kernel {
+            impl Kernel<u64> for $kernel {
                 fn info(&self) -> &'static KernelInfo {
                     &INFO
                 }
 
-                fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-                    if m.reduction() == Reduction::Lazy {
-                        return lazy::<L>(m.limbs()).mul(m, a, b, out);
-                    }
-                    let n0 = m.n0().to_u64();
-                    match (
-                        as_words::<L, $limbs>(a),
-                        as_words::<L, $limbs>(b),
-                        as_words::<L, $limbs>(m.n()),
-                        as_words_mut::<L, $limbs>(out),
-                    ) {
-                        (Some(a), Some(b), Some(n), Some(out)) => $mul(out, a, b, n, n0),
-                        // Not 64-bit limbs of this count: `with_kernel` does not let
-                        // that happen, and CIOS gives the same result.
-                        _ => Cios.mul(m, a, b, out),
-                    }
+                fn limb_counts(&self) -> Option<&'static [usize]> {
+                    Some(&[$limbs])
                 }
 
-                fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-                    if m.reduction() == Reduction::Lazy {
-                        return lazy::<L>(m.limbs()).sqr(m, a, out);
-                    }
-                    let n0 = m.n0().to_u64();
-                    match (
-                        as_words::<L, $limbs>(a),
-                        as_words::<L, $limbs>(m.n()),
-                        as_words_mut::<L, $limbs>(out),
-                    ) {
-                        (Some(a), Some(n), Some(out)) => $sqr(out, a, n, n0),
-                        _ => Cios.sqr(m, a, out),
-                    }
+                /// Full reduction only: `gen-cios` offers no other policy, and `auto`
+                /// picks it for [`Reduction::Full`] only.
+                fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+                    debug_assert_eq!(m.reduction(), Reduction::Full);
+                    let n = words::<$limbs>(m.n());
+                    $mul(words_mut::<$limbs>(out), words(a), words(b), n, m.n0());
+                }
+
+                fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+                    debug_assert_eq!(m.reduction(), Reduction::Full);
+                    let n = words::<$limbs>(m.n());
+                    $sqr(words_mut::<$limbs>(out), words(a), n, m.n0());
                 }
             }
         )*
@@ -147,7 +131,7 @@ macro_rules! committed {
         pub const LIMB_COUNTS: &[usize] = &[$($limbs),*];
 
         /// The generated kernel for `limbs` limbs, if there is one.
-        pub fn specialised<L: Limb>(limbs: usize) -> Option<&'static dyn Kernel<L>> {
+        pub fn specialised(limbs: usize) -> Option<&'static dyn Kernel<u64>> {
             match limbs {
                 $($limbs => Some(&$kernel),)*
                 _ => None,
@@ -178,17 +162,24 @@ committed! {
     ]
 }
 
-/// What `auto` picks for a lazy modulus of `limbs` limbs: its choice without the
-/// generated kernels. `auto` chooses by limb count alone, so a modulus under
-/// [`Reduction::Lazy`] can reach the generated code, which is full-reduction code; the
-/// lazy results that montmul's tests expect exactly come from the kernel `auto` would
-/// use otherwise.
-fn lazy<L: Limb>(limbs: usize) -> &'static dyn Kernel<L> {
-    let without = Thresholds {
-        generated: &[],
-        ..thresholds::TUNED
-    };
-    dispatch::pick::<L>(&without, limbs)
-}
+impl Kernel<u64> for GenCios {
+    fn info(&self) -> &'static KernelInfo {
+        &INFO
+    }
 
-crate::kernel::size_specialised_kernel!(GenCios, INFO, LIMB_COUNTS, specialised);
+    fn limb_counts(&self) -> Option<&'static [usize]> {
+        Some(LIMB_COUNTS)
+    }
+
+    fn resolve(&self, limbs: usize, _: Reduction) -> Option<&'static dyn Kernel<u64>> {
+        specialised(limbs)
+    }
+
+    fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+        m.engine().mul_exact(m, a, b, out);
+    }
+
+    fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+        m.engine().sqr_exact(m, a, out);
+    }
+}

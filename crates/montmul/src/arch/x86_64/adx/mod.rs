@@ -7,8 +7,10 @@
 //!
 //! [`Mulx`] plugs this row into every product and reduction of [`crate::mpn`]; the
 //! kernel [`MulxRedc`] (`mulx-redc`) is the schoolbook product (the squaring with each
-//! off-diagonal product once, seed 004's SOS) followed by REDC, all on this row;
-//! [`crate::algo::karatsuba`] uses the same row under its Karatsuba recursion.
+//! off-diagonal product once, seed 004's SOS) followed by REDC, all on this row
+//! ([`crate::mpn::mont_separated`]), on stack arrays at the sizes of
+//! [`crate::fixed::SIZES`]; [`crate::algo::karatsuba`] uses the same row under its
+//! Karatsuba recursion. [`cios`] is `mulx-cios`.
 //!
 //! The squaring has its own passes ([`AddMul::sqr_triangle`],
 //! [`AddMul::double_add_diagonal`]), as in OpenSSL's `sqrx8x` and GMP's `sqr_basecase`:
@@ -17,50 +19,65 @@
 //! triangle is one asm loop whose body holds a row for each length modulo 8 (no
 //! single-limb loop, no call per row), and at 16, 17, 24, 25, 32 and 33 words (1024 to
 //! 2048-bit moduli) straight-line code with no loop at all; the doubling is a
-//! `shrx`/`lea` shift off the flags, leaving one carry chain for the squares. At 48
-//! words a straight-line triangle measured slower than the loop: the front end, not the
-//! multiplier, becomes the limit.
+//! `shrx`/`lea` shift off the flags, leaving one carry chain for the squares.
 //!
 //! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (loop counts and every
-//! branch depend on the length only; no branch or address depends on values). Available on x86-64 CPUs with BMI2
-//! and ADX (detected at run time; std caches the answer); elsewhere
-//! [`is_available`] is false and [`Mulx::addmul_1`] runs the portable row.
+//! branch depend on the length only; no branch or address depends on values). Needs
+//! BMI2 and ADX: the rows exist only with the [`Adx`] token, and the kernels are handed
+//! out only in exchange for it (`mulx_redc`, `cios::specialised`).
 
-use crate::algo::karatsuba;
-use crate::dispatch::Thresholds;
+use crate::arch::cpu::Adx;
+use crate::fixed::{self, words, words_mut, PerSize};
 use crate::kernel::{Kernel, KernelInfo};
 use crate::mpn::{self, AddMul};
-use crate::{Limb, Modulus, Reduction};
+use crate::{Modulus, Reduction};
 
-/// Thresholds that never recurse: the schoolbook product and squaring only.
-const SCHOOLBOOK: Thresholds = Thresholds {
-    ifma_from: usize::MAX,
-    karatsuba_from: usize::MAX,
-    mulx_from: usize::MAX,
-    karatsuba_mul_base: usize::MAX,
-    karatsuba_sqr_base: usize::MAX,
-    generated: &[],
-    mulx_cios: &[],
-};
+/// Rows on `mulx`/`adcx`/`adox`: the token proves the CPU has them.
+#[derive(Clone, Copy, Debug)]
+pub struct Mulx(Adx);
 
-/// Rows on `mulx`/`adcx`/`adox` where the CPU has them, else portable Rust.
-pub struct Mulx;
+impl Mulx {
+    /// The rows, given the token.
+    #[inline]
+    pub fn new(adx: Adx) -> Self {
+        Mulx(adx)
+    }
+}
 
-/// The `mulx-redc` kernel.
+/// The rows inside the statics of this module, which are handed out only in exchange for
+/// an [`Adx`] token ([`mulx_redc`], [`cios::specialised`]).
+const ROWS: Mulx = Mulx(Adx(()));
+
+/// The named `mulx-redc` kernel: for each modulus it resolves to the instance on
+/// [`Mulx`] rows (`mulx_redc`).
 pub struct MulxRedc;
 
-/// Whether this CPU has BMI2 and ADX (std caches the detection).
+/// The `mulx-redc` kernel on [`Mulx`] rows, with run-time lengths.
+struct MulxRedcRows(Mulx);
+
+/// The `mulx-redc` kernel on [`Mulx`] rows and stack arrays of `N` limbs.
+struct FixedMulx<const N: usize>(Mulx);
+
+/// Whether the [`Adx`] token exists on this CPU.
 pub fn is_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        crate::testing::adx_assumed()
-            || std::arch::is_x86_feature_detected!("bmi2")
-                && std::arch::is_x86_feature_detected!("adx")
+    Adx::new().is_some()
+}
+
+/// The `mulx-redc` family of [`crate::fixed::SIZES`].
+struct FixedMulxFamily;
+
+impl PerSize for FixedMulxFamily {
+    fn kernel<const N: usize>(&self) -> &'static dyn Kernel<u64> {
+        const { &FixedMulx::<N>(ROWS) }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+}
+
+/// The `mulx-redc` kernel for moduli of `limbs` limbs: on stack arrays at the sizes of
+/// [`crate::fixed::SIZES`], with run-time lengths elsewhere.
+pub(crate) fn mulx_redc(adx: Adx, limbs: usize) -> &'static dyn Kernel<u64> {
+    static ANY_SIZE: MulxRedcRows = MulxRedcRows(ROWS);
+    let _ = adx;
+    fixed::at_size(&FixedMulxFamily, limbs).unwrap_or(&ANY_SIZE)
 }
 
 /// `r[..n] += a[..n] * b`, returning the carry word; n = `len`.
@@ -72,7 +89,6 @@ pub fn is_available() -> bool {
 /// # Safety
 /// The CPU has BMI2 and ADX; `a` is valid for reading and `r` for reading and writing
 /// `len` words.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn addmul_1_adx(r: *mut u64, a: *const u64, len: usize, b: u64) -> u64 {
     let carry: u64;
@@ -157,7 +173,6 @@ unsafe fn addmul_1_adx(r: *mut u64, a: *const u64, len: usize, b: u64) -> u64 {
 /// `hi:lo = a[j] rdx; lo += r[j] + CF (adcx); lo += c + OF (adox); r[j] = lo`, at byte
 /// offset `off` of the `a` and `r` pointers. Rows alternate `c` and `h` as the carry
 /// register, so no move is needed between limbs.
-#[cfg(target_arch = "x86_64")]
 macro_rules! row_limb {
     ($off:literal, $c_in:literal, $hi_out:literal) => {
         concat!(
@@ -182,7 +197,6 @@ macro_rules! row_limb {
 /// One limb of a `mulx` row that overwrites instead of adding, `r[j] = low(a[j] rdx + c)`
 /// with the carry out in `hi`: `hi:lo = a[j] rdx; lo += c + CF (adcx); r[j] = lo`. One
 /// carry chain; the overflow flag is not touched.
-#[cfg(target_arch = "x86_64")]
 macro_rules! mul_limb {
     ($off:literal, $c_in:literal, $hi_out:literal) => {
         concat!(
@@ -208,7 +222,6 @@ macro_rules! mul_limb {
 /// at `a[i+1]`, `r` at `r[2i+1]`, `rdx` holds `a[i]` and `len` is `L >= 1`. Falls
 /// through to the next row (`L - 1`, so `k - 1` modulo 8), or jumps to `9f` after the
 /// last.
-#[cfg(target_arch = "x86_64")]
 macro_rules! triangle_row {
     ($label:literal $(, $head:expr)*) => {
         concat!(
@@ -270,7 +283,6 @@ macro_rules! triangle_row {
 /// reading and writing `2n` words. Row 0 overwrites `r[1 ..= n]` and each later row's
 /// carry word overwrites `r[n+i]` before any row reads it; `r[0]` and `r[2n-1]` are left
 /// alone.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn sqr_triangle_adx(r: *mut u64, a: *const u64, n: usize) {
     // SAFETY: the caller guarantees the features, n >= 2 and the words behind both
@@ -398,7 +410,6 @@ unsafe fn sqr_triangle_adx(r: *mut u64, a: *const u64, n: usize) {
 /// control and no pointer updates: only its `xor`, the load of `a[i]` and its carry word.
 /// Row 0 overwrites (one chain), later rows add; the carry register alternates between
 /// `c` and `h` with the parity of `j - i`.
-#[cfg(target_arch = "x86_64")]
 macro_rules! unrolled_triangle {
     ($rows:literal, $cols:literal, $last:literal, $n:literal) => {
         concat!(
@@ -458,7 +469,6 @@ macro_rules! unrolled_triangle {
 /// Defines `$name`, [`sqr_triangle_adx`] for one `n` as straight-line code
 /// ([`unrolled_triangle`]), inlined like the rows: the size-specialised kernels keep
 /// only their own size.
-#[cfg(target_arch = "x86_64")]
 macro_rules! unrolled_triangle_fn {
     ($name:ident, $rows:literal, $cols:literal, $last:literal, $n:literal) => {
         /// [`sqr_triangle_adx`] for `n = $n`, straight-line.
@@ -486,7 +496,6 @@ macro_rules! unrolled_triangle_fn {
     };
 }
 
-#[cfg(target_arch = "x86_64")]
 unrolled_triangle_fn!(
     sqr_triangle_16_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14",
@@ -494,7 +503,6 @@ unrolled_triangle_fn!(
     "15",
     "16"
 );
-#[cfg(target_arch = "x86_64")]
 unrolled_triangle_fn!(
     sqr_triangle_17_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15",
@@ -502,7 +510,6 @@ unrolled_triangle_fn!(
     "16",
     "17"
 );
-#[cfg(target_arch = "x86_64")]
 unrolled_triangle_fn!(
     sqr_triangle_24_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22",
@@ -510,7 +517,6 @@ unrolled_triangle_fn!(
     "23",
     "24"
 );
-#[cfg(target_arch = "x86_64")]
 unrolled_triangle_fn!(
     sqr_triangle_25_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23",
@@ -518,7 +524,6 @@ unrolled_triangle_fn!(
     "24",
     "25"
 );
-#[cfg(target_arch = "x86_64")]
 unrolled_triangle_fn!(
     sqr_triangle_32_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30",
@@ -526,7 +531,6 @@ unrolled_triangle_fn!(
     "31",
     "32"
 );
-#[cfg(target_arch = "x86_64")]
 unrolled_triangle_fn!(
     sqr_triangle_33_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31",
@@ -539,7 +543,6 @@ unrolled_triangle_fn!(
 /// `r`: `x0:x1 = 2 (r[2i] : r[2i+1]) + a[i]^2`. The doubling is a shift, done without
 /// the flags: `lea x, [t + 2 x]` with `t` the bit shifted out of the word below
 /// (`shrx`); only the two `adcx` that add the square ride the carry chain.
-#[cfg(target_arch = "x86_64")]
 macro_rules! diagonal_limb {
     ($ao:literal, $ro:literal) => {
         concat!(
@@ -577,7 +580,6 @@ macro_rules! diagonal_limb {
 /// # Safety
 /// The CPU has BMI2 and ADX; `a` is valid for reading `len` words and `r` for reading
 /// and writing `2 len` words.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn double_add_diagonal_adx(r: *mut u64, a: *const u64, len: usize) {
     // SAFETY: the caller guarantees the features and the words behind both pointers;
@@ -625,7 +627,6 @@ unsafe fn double_add_diagonal_adx(r: *mut u64, a: *const u64, len: usize) {
 
 /// Defines `$name`, [`double_add_diagonal_adx`] for one length as straight-line code:
 /// `.irp` repeats the limb over `$limbs` (`0 ..= len-1`) at constant offsets.
-#[cfg(target_arch = "x86_64")]
 macro_rules! unrolled_diagonal_fn {
     ($name:ident, $limbs:literal) => {
         /// [`double_add_diagonal_adx`] for one length, straight-line.
@@ -662,32 +663,26 @@ macro_rules! unrolled_diagonal_fn {
     };
 }
 
-#[cfg(target_arch = "x86_64")]
 unrolled_diagonal_fn!(
     double_add_diagonal_16_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"
 );
-#[cfg(target_arch = "x86_64")]
 unrolled_diagonal_fn!(
     double_add_diagonal_17_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"
 );
-#[cfg(target_arch = "x86_64")]
 unrolled_diagonal_fn!(
     double_add_diagonal_24_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23"
 );
-#[cfg(target_arch = "x86_64")]
 unrolled_diagonal_fn!(
     double_add_diagonal_25_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24"
 );
-#[cfg(target_arch = "x86_64")]
 unrolled_diagonal_fn!(
     double_add_diagonal_32_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31"
 );
-#[cfg(target_arch = "x86_64")]
 unrolled_diagonal_fn!(
     double_add_diagonal_33_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32"
@@ -695,9 +690,8 @@ unrolled_diagonal_fn!(
 
 impl AddMul for Mulx {
     #[inline(always)]
-    fn sqr_triangle(r: &mut [u64], a: &[u64]) {
-        #[cfg(target_arch = "x86_64")]
-        if is_available() {
+    fn sqr_triangle(self, r: &mut [u64], a: &[u64]) {
+        {
             let n = a.len();
             assert!(n >= 2 && r.len() == 2 * n, "triangle of the wrong length");
             r[0] = 0;
@@ -714,21 +708,19 @@ impl AddMul for Mulx {
                 _ => None,
             };
             if let Some(f) = unrolled {
-                // SAFETY: BMI2 and ADX are present (checked); `a` has n readable words
+                // SAFETY: BMI2 and ADX are present (the token); `a` has n readable words
                 // and `r` 2n writable ones (asserted), n the size `f` is written for.
                 return unsafe { f(r.as_mut_ptr(), a.as_ptr()) };
             }
-            // SAFETY: BMI2 and ADX are present (checked); n >= 2, `a` has n readable
+            // SAFETY: BMI2 and ADX are present (the token); n >= 2, `a` has n readable
             // words and `r` exactly 2n writable ones (asserted).
-            return unsafe { sqr_triangle_adx(r.as_mut_ptr(), a.as_ptr(), n) };
+            unsafe { sqr_triangle_adx(r.as_mut_ptr(), a.as_ptr(), n) }
         }
-        mpn::sqr_triangle::<Self>(r, a);
     }
 
     #[inline(always)]
-    fn double_add_diagonal(r: &mut [u64], a: &[u64]) {
-        #[cfg(target_arch = "x86_64")]
-        if is_available() {
+    fn double_add_diagonal(self, r: &mut [u64], a: &[u64]) {
+        {
             assert_eq!(r.len(), 2 * a.len(), "square of the wrong length");
             // The sizes with a straight-line triangle have a straight-line pass too.
             let unrolled = match a.len() {
@@ -741,27 +733,22 @@ impl AddMul for Mulx {
                 _ => None,
             };
             if let Some(f) = unrolled {
-                // SAFETY: BMI2 and ADX are present (checked); `a` has a.len() readable
+                // SAFETY: BMI2 and ADX are present (the token); `a` has a.len() readable
                 // words and `r` twice that many (asserted), the length `f` is written for.
                 return unsafe { f(r.as_mut_ptr(), a.as_ptr()) };
             }
-            // SAFETY: BMI2 and ADX are present (checked); `a` has a.len() readable words
-            // and `r` exactly twice that many writable ones (asserted).
-            return unsafe { double_add_diagonal_adx(r.as_mut_ptr(), a.as_ptr(), a.len()) };
+            // SAFETY: BMI2 and ADX are present (the token); `a` has a.len() readable
+            // words and `r` exactly twice that many writable ones (asserted).
+            unsafe { double_add_diagonal_adx(r.as_mut_ptr(), a.as_ptr(), a.len()) }
         }
-        mpn::double_add_diagonal(r, a);
     }
 
     #[inline(always)]
-    fn addmul_1(r: &mut [u64], a: &[u64], b: u64) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        if is_available() {
-            assert!(r.len() >= a.len(), "row longer than its destination");
-            // SAFETY: BMI2 and ADX are present (checked); `a` has a.len() readable words
-            // and `r` at least that many writable ones (asserted).
-            return unsafe { addmul_1_adx(r.as_mut_ptr(), a.as_ptr(), a.len(), b) };
-        }
-        mpn::addmul_1(r, a, b)
+    fn addmul_1(self, r: &mut [u64], a: &[u64], b: u64) -> u64 {
+        assert!(r.len() >= a.len(), "row longer than its destination");
+        // SAFETY: BMI2 and ADX are present (the token); `a` has a.len() readable words
+        // and `r` at least that many writable ones (asserted).
+        unsafe { addmul_1_adx(r.as_mut_ptr(), a.as_ptr(), a.len(), b) }
     }
 }
 
@@ -775,24 +762,66 @@ static INFO: KernelInfo = KernelInfo {
     available: is_available,
 };
 
-impl<L: Limb> Kernel<L> for MulxRedc {
+impl Kernel<u64> for MulxRedc {
     fn info(&self) -> &'static KernelInfo {
         &INFO
     }
 
-    /// The stack-array instance ([`crate::fixed::FixedMulx`]) at the specialised sizes.
-    fn resolve(&self, limbs: usize) -> Option<&'static dyn Kernel<L>> {
-        crate::fixed::specialised_mulx::<L>(limbs)
+    fn resolve(&self, limbs: usize, _: Reduction) -> Option<&'static dyn Kernel<u64>> {
+        Adx::new().map(|adx| mulx_redc(adx, limbs))
     }
 
-    fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-        karatsuba::mont_mul_with(&SCHOOLBOOK, m, a, Some(b), out);
+    fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+        m.engine().mul_exact(m, a, b, out);
     }
 
-    fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-        karatsuba::mont_mul_with(&SCHOOLBOOK, m, a, None, out);
+    fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+        m.engine().sqr_exact(m, a, out);
     }
 }
+
+impl Kernel<u64> for MulxRedcRows {
+    fn info(&self) -> &'static KernelInfo {
+        &INFO
+    }
+
+    fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+        let rows = self.0;
+        mpn::mont_separated(rows, m.n(), m.n0(), m.reduction(), 0, out, |wide, _| {
+            mpn::mul_basecase(rows, wide, a, b)
+        });
+    }
+
+    fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+        let rows = self.0;
+        mpn::mont_separated(rows, m.n(), m.n0(), m.reduction(), 0, out, |wide, _| {
+            mpn::sqr_basecase(rows, wide, a)
+        });
+    }
+}
+
+impl<const N: usize> Kernel<u64> for FixedMulx<N> {
+    fn info(&self) -> &'static KernelInfo {
+        &INFO
+    }
+
+    fn limb_counts(&self) -> Option<&'static [usize]> {
+        Some(const { &[N] })
+    }
+
+    fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+        let (n, n0, red) = (words::<N>(m.n()), m.n0(), m.reduction());
+        *words_mut::<N>(out) = fixed::mul_redc(self.0, words(a), words(b), n, n0, red);
+    }
+
+    fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+        let (n, n0, red) = (words::<N>(m.n()), m.n0(), m.reduction());
+        *words_mut::<N>(out) = fixed::sqr(self.0, words(a), n, n0, red);
+    }
+}
+
+// After the macros, which `cios` uses too.
+pub mod cios;
 
 #[cfg(test)]
 mod tests {
@@ -800,13 +829,14 @@ mod tests {
 
     /// The mulx row equals the portable one, and the squaring on mulx passes equals the
     /// portable product, at every length 0..=20 on all-ones words (the largest carries)
-    /// and a pseudo-random pattern. On a CPU without BMI2/ADX
-    /// both sides are the portable row, and the test says so.
+    /// and a pseudo-random pattern. Skipped, and said so, on a CPU without BMI2/ADX.
     #[test]
     fn row_equals_portable() {
-        if !is_available() {
-            eprintln!("mulx row: BMI2/ADX not available, comparing the fallback only");
-        }
+        let Some(adx) = Adx::new() else {
+            eprintln!("mulx row: BMI2/ADX not available, not tested here");
+            return;
+        };
+        let rows = Mulx::new(adx);
         let mut x = 0x0123_4567_89ab_cdefu64;
         for len in 0..=20 {
             for pattern in 0..2 {
@@ -822,14 +852,14 @@ mod tests {
                 let r0: Vec<u64> = (0..len + 1).map(|_| gen()).collect();
                 let b = gen();
                 let (mut r1, mut r2) = (r0.clone(), r0.clone());
-                let c1 = Mulx::addmul_1(&mut r1, &a, b);
+                let c1 = rows.addmul_1(&mut r1, &a, b);
                 let c2 = mpn::addmul_1(&mut r2, &a, b);
                 assert_eq!((c1, &r1), (c2, &r2), "len {len} pattern {pattern}");
                 if len > 0 {
                     // The squaring, whose last pass is double_add_diagonal.
                     let (mut sq, mut pr) = (vec![0u64; 2 * len], vec![0u64; 2 * len]);
-                    mpn::sqr_basecase::<Mulx>(&mut sq, &a);
-                    mpn::mul_basecase::<mpn::Portable>(&mut pr, &a, &a);
+                    mpn::sqr_basecase(rows, &mut sq, &a);
+                    mpn::mul_basecase(mpn::Portable, &mut pr, &a, &a);
                     assert_eq!(sq, pr, "square len {len} pattern {pattern}");
                 }
             }

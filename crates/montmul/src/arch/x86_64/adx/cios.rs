@@ -47,23 +47,20 @@
 //!
 //! Squaring: at 8 limbs a dedicated squaring measured faster than the product of `a`
 //! by itself (55 against 58 ns, `mul` and `sqr` chains, minimum of many runs): the
-//! square by the straight-line triangle and diagonal passes of [`mulx`] (each
+//! square by the straight-line triangle and diagonal passes of [`super`] (each
 //! off-diagonal product once, seed 004's SOS: 36 word products instead of 64), then
 //! REDC with the window in registers. At 4 to 7 limbs those passes through memory cost
 //! as much as they save, and the squaring is the product.
 //!
 //! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (straight-line code;
 //! the final subtraction is `sbb`/`cmov`; every address is constant, no value-dependent
-//! branch). Available on x86-64 CPUs with BMI2 and ADX ([`mulx::is_available`]);
-//! elsewhere it is never available, and its sizes fall back to [`Cios`] if called
-//! anyway.
+//! branch). Needs BMI2 and ADX: each size's kernel holds the [`Adx`] token and is
+//! handed out only in exchange for one (`specialised`).
 
-use crate::algo::cios::Cios;
-#[cfg(target_arch = "x86_64")]
-use crate::fixed::{as_words, as_words_mut};
+use crate::arch::cpu::Adx;
+use crate::fixed::{words, words_mut};
 use crate::kernel::{Kernel, KernelInfo};
-use crate::simd::mulx;
-use crate::{Limb, Modulus, Reduction};
+use crate::{Modulus, Reduction};
 
 /// The named kernel `mulx-cios`: for each modulus it resolves to the unrolled code of
 /// its limb count ([`LIMB_COUNTS`]).
@@ -77,13 +74,12 @@ static INFO: KernelInfo = KernelInfo {
     words: &[64],
     reductions: &[Reduction::Full, Reduction::Lazy],
     constant_time: true,
-    available: mulx::is_available,
+    available: super::is_available,
 };
 
 /// One row `t[0..=s] += src[0..s] * rdx` over both flag chains (CF and OF clear on
 /// entry): `$tj` lists `t[0..s]`, `$tj1` lists `t[1..=s]`. On exit CF is the carry
 /// into `t[s]` and OF the carry into `t[s+1]`.
-#[cfg(target_arch = "x86_64")]
 macro_rules! row {
     ($src:literal, [$($j:literal)*], [$($tj:ident)*], [$($tj1:ident)*]) => {
         concat!($(
@@ -98,7 +94,6 @@ macro_rules! row {
 /// flag, after `t[1]:t[0] = src[0] * rdx`: each `mulx` writes `t[j+1]` directly (it was
 /// nothing yet) and its low word goes into `t[j]` along CF. `$tj` lists `t[1..s]`,
 /// `$tj1` lists `t[2..=s]`.
-#[cfg(target_arch = "x86_64")]
 macro_rules! first_row {
     ([$($j:literal)*], [$($tj:ident)*], [$($tj1:ident)*]) => {
         concat!($(
@@ -111,7 +106,6 @@ macro_rules! first_row {
 /// The reduction half of a round, `t = t + m n` with `m = t[0] n0' mod 2^64` (`n0'`
 /// saved at `[rsp + 8]`): `t[0]` becomes zero, and is the zero the tail adds. imul
 /// leaves CF and OF undefined; the xor clears them.
-#[cfg(target_arch = "x86_64")]
 macro_rules! reduce {
     ([$($j:literal)*], [$t0:ident $($mid:ident)*] $tn:ident $tn1:ident) => {
         concat!(
@@ -132,7 +126,6 @@ macro_rules! reduce {
 /// `t[0]` last), which is the division by 2^64. The first round (`first`) starts
 /// from `t = 0`: its product row writes `t` with `mulx` and one carry chain, and
 /// nothing needs zeroing beforehand.
-#[cfg(target_arch = "x86_64")]
 macro_rules! rounds {
     (
         first $policy:ident,
@@ -186,7 +179,6 @@ macro_rules! rounds {
 /// of `t[s] - borrow` says whether `t < n`, and `cmovnc` keeps `t - n` where it is not
 /// (every word loaded, selected and stored whatever the value). `lazy`: `t` as it is
 /// (`t[s]` is zero: the value is below 2n < R).
-#[cfg(target_arch = "x86_64")]
 macro_rules! finish {
     (full, [$j0:literal $($j:literal)*], [$t0:ident $($t:ident)*] $tn:ident) => {
         concat!(
@@ -223,7 +215,6 @@ macro_rules! finish {
 /// from the round before. Each round adds `m n`, `m = t[0] n0' mod 2^64`, at word `i`:
 /// `t[0]` becomes zero and, holding the new carry, goes last; the list rotates as in
 /// `rounds!`.
-#[cfg(target_arch = "x86_64")]
 macro_rules! redc_rounds {
     ($policy:ident, [], $js:tt, $s:literal, [$($t:ident)*] $slot:ident $c:ident) => {
         finish!($policy, $js, [$($t)*] $c)
@@ -254,7 +245,6 @@ macro_rules! redc_rounds {
 /// The whole REDC asm block for one size and policy: save `rbx`/`rbp`, spill `n0'`
 /// and the output pointer (at the offsets `rounds!` uses), load `w[0..s]`, the
 /// rounds, restore.
-#[cfg(target_arch = "x86_64")]
 macro_rules! redc_asm {
     ($policy:ident, $out:expr, $w:expr, $n:expr, $n0:expr, $s:literal,
      [$($j:literal)*], [$($t:ident)*] $tn:ident $tn1:ident) => {
@@ -289,7 +279,6 @@ macro_rules! redc_asm {
 
 /// The whole asm block for one size and policy: save `rbx`/`rbp`, spill the pointer
 /// to `b`, `n0'` and the output pointer, the rounds, restore.
-#[cfg(target_arch = "x86_64")]
 macro_rules! mont_mul_asm {
     ($policy:ident, $out:expr, $a:expr, $b:expr, $n:expr, $n0:expr,
      [$($j:literal)*], [$($t:ident)*] $tn:ident $tn1:ident) => {
@@ -322,9 +311,8 @@ macro_rules! mont_mul_asm {
 
 /// The dedicated squaring of one size, where it measured faster than the product of
 /// `a` by itself (`square`): the square `w = a^2` by the straight-line triangle and
-/// diagonal passes of [`mulx`] (each off-diagonal product once, seed 004's SOS), then
+/// diagonal passes of [`super`] (each off-diagonal product once, seed 004's SOS), then
 /// REDC with the window in registers (`redc_rounds!`). `product`: none.
-#[cfg(target_arch = "x86_64")]
 macro_rules! square_fn {
     ((product), $($rest:tt)*) => {};
     (
@@ -375,7 +363,7 @@ macro_rules! square_fn {
 
 /// The REDC text of a size's dedicated squaring (full reduction), "" where the squaring
 /// is the product.
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(test)]
 macro_rules! square_text {
     ((product), $($rest:tt)*) => {
         ""
@@ -386,7 +374,6 @@ macro_rules! square_text {
 }
 
 /// Calls the squaring of one size: the dedicated one (`square`) or the product.
-#[cfg(target_arch = "x86_64")]
 macro_rules! square_call {
     ((product), $func:ident, $out:ident, $a:ident, $n:ident, $n0:ident, $full:ident) => {
         $func($out, $a, $a, $n, $n0, $full)
@@ -411,8 +398,7 @@ macro_rules! sizes {
             /// # Safety
             /// The CPU has BMI2 and ADX. Inputs below n (`full`), or below 2n with
             /// R > 4n.
-            #[cfg(target_arch = "x86_64")]
-            #[inline(always)]
+                        #[inline(always)]
             unsafe fn $func(
                 out: &mut [u64; $limbs],
                 a: &[u64; $limbs],
@@ -435,61 +421,42 @@ macro_rules! sizes {
                 }
             }
 
-            #[cfg(target_arch = "x86_64")]
-            square_fn!(($($sq)*), $limbs, [$($j)*], [$($t)*] $tn $tn1);
+                        square_fn!(($($sq)*), $limbs, [$($j)*], [$($t)*] $tn $tn1);
 
-            /// The unrolled code of one limb count, as a kernel.
-            struct $kernel;
+            /// The unrolled code of one limb count, as a kernel; it holds the token.
+            struct $kernel(Adx);
 
-            impl<L: Limb> Kernel<L> for $kernel {
+            impl Kernel<u64> for $kernel {
                 fn info(&self) -> &'static KernelInfo {
                     &INFO
                 }
 
-                fn mul(&self, m: &Modulus<L>, a: &[L], b: &[L], out: &mut [L]) {
-                    #[cfg(target_arch = "x86_64")]
-                    if mulx::is_available() {
-                        let n0 = m.n0().to_u64();
-                        let full = m.reduction() == Reduction::Full;
-                        if let (Some(a), Some(b), Some(n), Some(out)) = (
-                            as_words::<L, $limbs>(a),
-                            as_words::<L, $limbs>(b),
-                            as_words::<L, $limbs>(m.n()),
-                            as_words_mut::<L, $limbs>(out),
-                        ) {
-                            // SAFETY: BMI2 and ADX are present (checked); the inputs
-                            // are reduced as the Kernel contract says.
-                            return unsafe { $func(out, a, b, n, n0, full) };
-                        }
-                    }
-                    // Not 64-bit limbs of this count (`with_kernel` does not let that
-                    // happen) or no BMI2/ADX: CIOS gives the same result.
-                    Cios.mul(m, a, b, out)
+                fn limb_counts(&self) -> Option<&'static [usize]> {
+                    Some(&[$limbs])
                 }
 
-                fn sqr(&self, m: &Modulus<L>, a: &[L], out: &mut [L]) {
-                    #[cfg(target_arch = "x86_64")]
-                    if mulx::is_available() {
-                        let n0 = m.n0().to_u64();
-                        let full = m.reduction() == Reduction::Full;
-                        if let (Some(a), Some(n), Some(out)) = (
-                            as_words::<L, $limbs>(a),
-                            as_words::<L, $limbs>(m.n()),
-                            as_words_mut::<L, $limbs>(out),
-                        ) {
-                            // SAFETY: BMI2 and ADX are present (checked); the input is
-                            // reduced as the Kernel contract says.
-                            return unsafe { square_call!(($($sq)*), $func, out, a, n, n0, full) };
-                        }
-                    }
-                    Cios.sqr(m, a, out)
+                fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+                    let full = m.reduction() == Reduction::Full;
+                    let (n, out) = (words::<$limbs>(m.n()), words_mut::<$limbs>(out));
+                    // SAFETY: BMI2 and ADX are present (the token); the inputs are
+                    // reduced as the Kernel contract says.
+                    unsafe { $func(out, words(a), words(b), n, m.n0(), full) }
+                }
+
+                fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+                    let full = m.reduction() == Reduction::Full;
+                    let (n, out, a) = (words::<$limbs>(m.n()), words_mut::<$limbs>(out), words(a));
+                    let n0 = m.n0();
+                    // SAFETY: BMI2 and ADX are present (the token); the input is reduced
+                    // as the Kernel contract says.
+                    unsafe { square_call!(($($sq)*), $func, out, a, n, n0, full) }
                 }
             }
         )*
 
         /// The asm text of every size: (limbs, product full, product lazy, squaring's
         /// REDC full or "" where the squaring is the product), for the tests.
-        #[cfg(all(test, target_arch = "x86_64"))]
+        #[cfg(test)]
         const ASM_TEXTS: &[(usize, &str, &str, &str)] = &[$((
             $limbs,
             rounds!(first full, [$($j)*], [$($j)*], [$($t)*] $tn $tn1),
@@ -500,10 +467,12 @@ macro_rules! sizes {
         /// The limb counts `mulx-cios` has code for.
         pub const LIMB_COUNTS: &[usize] = &[$($limbs),*];
 
-        /// The unrolled kernel for `limbs` limbs, if there is one.
-        pub fn specialised<L: Limb>(limbs: usize) -> Option<&'static dyn Kernel<L>> {
+        /// The unrolled kernel for `limbs` limbs, if there is one: handed out only in
+        /// exchange for the [`Adx`] token, which it holds.
+        pub(crate) fn specialised(adx: Adx, limbs: usize) -> Option<&'static dyn Kernel<u64>> {
+            let _ = adx;
             match limbs {
-                $($limbs => Some(&$kernel),)*
+                $($limbs => Some(&$kernel(Adx(()))),)*
                 _ => None,
             }
         }
@@ -524,9 +493,29 @@ sizes! {
             diagonal_8("0,1,2,3,4,5,6,7"), 16);
 }
 
-crate::kernel::size_specialised_kernel!(MulxCios, INFO, LIMB_COUNTS, specialised);
+impl Kernel<u64> for MulxCios {
+    fn info(&self) -> &'static KernelInfo {
+        &INFO
+    }
 
-#[cfg(all(test, target_arch = "x86_64"))]
+    fn limb_counts(&self) -> Option<&'static [usize]> {
+        Some(LIMB_COUNTS)
+    }
+
+    fn resolve(&self, limbs: usize, _: Reduction) -> Option<&'static dyn Kernel<u64>> {
+        Adx::new().and_then(|adx| specialised(adx, limbs))
+    }
+
+    fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
+        m.engine().mul_exact(m, a, b, out);
+    }
+
+    fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
+        m.engine().sqr_exact(m, a, out);
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -1,6 +1,6 @@
 //! Constant-time exponentiation in the 52-bit digit domain of `amm52-ifma`.
 //!
-//! Every product of [`crate::simd::ifma`] converts its operands from 64-bit limbs into
+//! Every product of `amm52-ifma` ([`super`]) converts its operands from 64-bit limbs into
 //! 52-bit digits, runs the word-serial loop, propagates the carries, converts back and
 //! subtracts n once with a mask; at 1024 bits the conversions and the subtraction take
 //! about 30% of the time of the loop. An exponentiation chains a thousand products on
@@ -8,7 +8,7 @@
 //! vectors from the first product to the last: the base is converted once, the result
 //! once, and each product in between is the kernel's loop and its carry pass done
 //! with vector operations, after OpenSSL's `rsaz-avx512` code, in registers
-//! (`ifma::mul_digits`, or `ifma::sqr_digits` for a square): no conversion, no
+//! (`mul_digits`, or `sqr_digits` for a square): no conversion, no
 //! subtraction.
 //!
 //! # The digit domain
@@ -34,28 +34,19 @@
 //!   n.
 //!
 //! Table reads are masked copies of whole digit vectors, the trace is the limb
-//! ladder's ([`crate::exp::fixed_window`] is shared): constant-time as
-//! [`crate::exp::pow`]; the table reads are masked ORs of whole entries (AVX2)
-//! (`exp::masked_read`, as the limb ladder's). Squarings call the kernel's
+//! ladder's ([`crate::exp::fixed_window`] is shared, through
+//! [`crate::kernel::Kernel::pow_domain`]): constant-time as [`crate::exp::pow`]; the
+//! table reads are masked ORs of whole entries (AVX2), as the limb ladder's. Squarings call the kernel's
 //! `sqr_digits`: its wide squaring from 19 digit vectors (moduli above 7486 bits), the
 //! multiplication below.
-//!
-//! The whole-table reads cost about 5% of the exponentiation at 768-4096 bits (a plain
-//! copy of the one entry, not constant-time, was 3-7% faster; the minimum of 24
-//! interleaved runs). Two ways to hide them measured level with the masked copy, within
-//! 2%, and were not kept: the entry gathered with masks straight into the
-//! multiplication's vectors (no store of it for the product to load back), and the
-//! entry read before the window's squarings instead of after them.
 
-use crate::exp::Trace;
-use crate::{Limb, Modulus};
-
-#[cfg(target_arch = "x86_64")]
-use super::ifma::{self, as_words, as_words_mut, join_group, split_group, Amm52Ifma};
-#[cfg(target_arch = "x86_64")]
-use crate::exp::{fixed_window, masked_read, Ladder};
-#[cfg(target_arch = "x86_64")]
-use crate::kernel::Kernel;
+use super::digits::{join_group, split_group, MAX_VECTORS};
+use super::finish::finish;
+use super::mul::mul_digits;
+use super::sqr::sqr_digits;
+use crate::arch::cpu::Avx512Ifma;
+use crate::kernel::PowDomain;
+use crate::{Modulus, Reduction};
 
 /// The digit domain for a modulus of `s` limbs and `bits` bits: (d', V', e) with d'
 /// digits (R' = 2^(52 d') > 4n), V' = ceil(d' / 8) vectors, e = 52 d' - 64 s.
@@ -65,89 +56,34 @@ pub fn shape(s: usize, bits: u32) -> (usize, usize, u32) {
     (d, d.div_ceil(8), (52 * d - 64 * s) as u32)
 }
 
-/// Whether [`crate::exp::pow`] runs on digits for `m`: 64-bit limbs, the modulus'
-/// engine is `amm52-ifma`, and the CPU has AVX-512 IFMA.
-pub fn applies<L: Limb>(m: &Modulus<L>) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        L::BITS == 64
-            && core::ptr::eq(m.engine().info(), Kernel::<L>::info(&Amm52Ifma))
-            && ifma::is_available()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = m;
-        false
-    }
-}
-
-/// `base^e` in Montgomery form on 52-bit digits, as [`crate::exp::pow`] (same result,
-/// same steps); `None` when the digit path does not apply ([`applies`]).
-pub fn pow<L: Limb, T: Trace>(
-    m: &Modulus<L>,
-    base: &[L],
-    exp_be: &[u8],
-    trace: &mut T,
-) -> Option<Vec<L>> {
-    if !applies(m) {
-        return None;
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        let (n, base) = (as_words(m.n())?, as_words(base)?);
-        let r1 = as_words(m.r1())?;
-        let mut out = vec![L::ZERO; m.limbs()];
-        let words = as_words_mut(&mut out)?;
-        let ladder = Digits::new(n, r1, m.n0().to_u64());
-        // phi(base) = mont'(base, C_in).
-        let mut x = ladder.zero();
-        ladder.mul(&ladder.to_digits(base), &ladder.c_in, &mut x);
-        let y = fixed_window(&ladder, &x, exp_be, trace);
-        // Back: mont'(y, R mod n), below 2n, then the policy's finish.
-        let mut z = ladder.zero();
-        ladder.mul(&y, &ladder.r1, &mut z);
-        ladder.to_words(&z, words, m.reduction());
-        Some(out)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (base, exp_be, trace);
-        None
-    }
-}
-
 /// A digit-domain product for one vector count: `out` = the normalised digits of
 /// mont'(a, b) (the squaring ignores `b`).
-#[cfg(target_arch = "x86_64")]
 type MulFn = unsafe fn(&[u64], &[u64], &[u64], u64, usize, &mut [u64]);
 
-/// mont'(a, b): [`ifma::mul_digits`] (the value is below 2n < 2^(52 d'): no carry
+/// mont'(a, b): [`mul_digits`] (the value is below 2n < 2^(52 d'): no carry
 /// out).
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512 IFMA.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn mul<const V: usize>(a: &[u64], b: &[u64], n: &[u64], n0: u64, d: usize, out: &mut [u64]) {
     // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
-    let carry = unsafe { ifma::mul_digits::<V>(a, b, n, n0, d, out) };
+    let carry = unsafe { mul_digits::<V>(a, b, n, n0, d, out) };
     debug_assert_eq!(carry, 0);
 }
 
-/// mont'(a, a): [`ifma::sqr_digits`].
+/// mont'(a, a): [`sqr_digits`].
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512 IFMA.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn sqr<const V: usize>(a: &[u64], _: &[u64], n: &[u64], n0: u64, d: usize, out: &mut [u64]) {
     // SAFETY: the caller guarantees the CPU features; the lengths are checked inside.
-    let carry = unsafe { ifma::sqr_digits::<V>(a, n, n0, d, out) };
+    let carry = unsafe { sqr_digits::<V>(a, n, n0, d, out) };
     debug_assert_eq!(carry, 0);
 }
 
 /// The multiplication and the squaring for `v` vectors.
-#[cfg(target_arch = "x86_64")]
 fn products(v: usize) -> (MulFn, MulFn) {
     macro_rules! by_vectors {
         ($v:expr, $($n:literal)*) => {
@@ -164,9 +100,12 @@ fn products(v: usize) -> (MulFn, MulFn) {
 
 /// The digit domain of one modulus: n's digits, the constants of the module doc, and
 /// the products for its vector count. Values are 8 V' digits, each below 2^52, the
-/// digits from d' up 0.
-#[cfg(target_arch = "x86_64")]
-struct Digits {
+/// digits from d' up 0. Built with the [`Avx512Ifma`] token, which it holds.
+pub(super) struct Digits {
+    /// The proof that the CPU has AVX-512F and AVX-512 IFMA.
+    _token: Avx512Ifma,
+    /// The policy of the modulus, for the way out.
+    reduction: Reduction,
     /// Limbs s.
     s: usize,
     /// Digits d'.
@@ -187,16 +126,14 @@ struct Digits {
     sqr: MulFn,
 }
 
-#[cfg(target_arch = "x86_64")]
 impl Digits {
-    /// The domain for n (s limbs) with R mod n = `r1` and n0' = -n^-1 mod 2^64.
-    /// Panics without AVX-512 IFMA (the products would be undefined).
-    fn new(n: &[u64], r1: &[u64], n0: u64) -> Self {
-        assert!(ifma::is_available());
+    /// The domain of the modulus `m`.
+    pub(super) fn new(token: Avx512Ifma, m: &Modulus<u64>) -> Self {
+        let (n, r1, n0) = (m.n(), m.r1(), m.n0());
         let s = n.len();
         let bits = 64 * s as u32 - n[s - 1].leading_zeros();
         let (d, v, e) = shape(s, bits);
-        assert!(v <= ifma::MAX_VECTORS);
+        assert!(v <= MAX_VECTORS);
         let (mul, sqr) = products(v);
         // R 2^e and R 2^(2e) mod n, by doublings of R mod n < n.
         let mut x = r1.to_vec();
@@ -208,6 +145,8 @@ impl Digits {
             double_mod(&mut x, n);
         }
         let mut dom = Digits {
+            _token: token,
+            reduction: m.reduction(),
             s,
             d,
             n: Vec::new(),
@@ -246,19 +185,18 @@ impl Digits {
 
     /// `out` (s limbs) = the value of the digits `z` (each below 2^52, value below 2n),
     /// reduced under `reduction` with one masked subtraction.
-    fn to_words(&self, z: &[u64], out: &mut [u64], reduction: crate::Reduction) {
+    fn to_words(&self, z: &[u64], out: &mut [u64], reduction: Reduction) {
         let groups = z.len().div_ceil(16);
         let mut g = vec![[0u64; 16]; groups];
         g.as_flattened_mut()[..z.len()].copy_from_slice(z);
         let words: Vec<u64> = g.iter().flat_map(join_group).collect();
         // The value is below 2n < 2^(64 s + 1): the bits above `out` are word s, if any.
         let top = words.get(self.s).copied().unwrap_or(0);
-        ifma::finish(&words[..self.s], top, &self.n_words, reduction, out);
+        finish(&words[..self.s], top, &self.n_words, reduction, out);
     }
 }
 
 /// `x = 2x mod n` for x < n (public values).
-#[cfg(target_arch = "x86_64")]
 fn double_mod(x: &mut [u64], n: &[u64]) {
     let mut carry = 0u64;
     for w in x.iter_mut() {
@@ -269,39 +207,34 @@ fn double_mod(x: &mut [u64], n: &[u64]) {
     crate::ct::reduce_once(x, carry, n);
 }
 
-#[cfg(target_arch = "x86_64")]
-impl Ladder for Digits {
-    type Value = Vec<u64>;
-
+impl PowDomain<u64> for Digits {
     fn one(&self) -> Vec<u64> {
         self.one.clone()
     }
 
-    fn sqr(&self, a: &Vec<u64>, out: &mut Vec<u64>) {
-        // SAFETY: `new` checked AVX-512F and IFMA; every value is 8 V' digits below
+    /// phi(x) = mont'(x, C_in).
+    fn enter(&self, x: &[u64]) -> Vec<u64> {
+        let mut y = self.zero();
+        self.mul(&self.to_digits(x), &self.c_in, &mut y);
+        y
+    }
+
+    /// mont'(y, R mod n), below 2n, then the policy's finish.
+    fn leave(&self, y: &[u64], out: &mut [u64]) {
+        let mut z = self.zero();
+        self.mul(y, &self.r1, &mut z);
+        self.to_words(&z, out, self.reduction);
+    }
+
+    fn sqr(&self, a: &[u64], out: &mut [u64]) {
+        // SAFETY: the token proves AVX-512F and IFMA; every value is 8 V' digits below
         // 2^52 and d' <= 8 V' (the functions' asserts check the lengths); the values
         // are below 2n < 2^(52 d'), so nothing carries past the digits.
         unsafe { (self.sqr)(a, a, &self.n, self.n0, self.d, out) };
     }
 
-    fn mul(&self, a: &Vec<u64>, b: &Vec<u64>, out: &mut Vec<u64>) {
+    fn mul(&self, a: &[u64], b: &[u64], out: &mut [u64]) {
         // SAFETY: as in `sqr`.
         unsafe { (self.mul)(a, b, &self.n, self.n0, self.d, out) };
-    }
-
-    fn select(&self, out: &mut Vec<u64>, entry: &Vec<u64>, mask: u64) {
-        for (o, &x) in out.iter_mut().zip(entry) {
-            *o ^= (*o ^ x) & mask;
-        }
-    }
-
-    fn lookup<T: Trace>(
-        &self,
-        table: &[Vec<u64>],
-        index: usize,
-        out: &mut Vec<u64>,
-        trace: &mut T,
-    ) {
-        masked_read(table, index, out, trace);
     }
 }

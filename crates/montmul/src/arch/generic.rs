@@ -1,0 +1,29 @@
+//! Portable fallbacks of the architecture-specific code: what runs where a CPU feature
+//! is missing, and on every limb type the vector code is not written for.
+
+use crate::Limb;
+
+/// The exponentiations' constant-time table read without vector intrinsics
+/// ([`crate::arch::masked_or`]): `out` = the OR over j of `table[j] & masks[j]`
+/// (each mask 0 or all ones, truncated to the limb), 8 limbs at a time in scalar
+/// registers, which the compiler may vectorise with the CPU's baseline instructions.
+/// Every entry is read in full, in order; nothing branches on the masks.
+///
+/// # Panics
+/// If an entry is shorter than `out` or there are fewer masks than entries.
+pub fn masked_or<L: Limb>(table: &[Vec<L>], masks: &[u64], out: &mut [L]) {
+    assert!(masks.len() >= table.len());
+    const BLOCK: usize = 8;
+    for (b, chunk) in out.chunks_mut(BLOCK).enumerate() {
+        let at = b * BLOCK;
+        let mut acc = [L::ZERO; BLOCK];
+        for (entry, &mask) in table.iter().zip(masks) {
+            // Truncating all ones or 0 to L keeps it all ones or 0.
+            let mask = L::from_u64(mask);
+            for (a, &x) in acc.iter_mut().zip(&entry[at..at + chunk.len()]) {
+                *a = a.or(x.and(mask));
+            }
+        }
+        chunk.copy_from_slice(&acc[..chunk.len()]);
+    }
+}

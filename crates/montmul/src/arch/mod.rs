@@ -1,0 +1,107 @@
+//! Architecture-specific code: kernels and helpers built on instructions that not every
+//! CPU has, each reachable only with the capability token of its feature ([`Adx`],
+//! [`Avx2`], [`Avx512Ifma`], detected once), each beside a portable fallback
+//! ([`generic`]). The one module where `unsafe` is allowed; every block says why it is
+//! sound.
+//!
+//! - `x86_64::adx`: the multiply-accumulate rows on BMI2 `mulx` and ADX `adcx`/`adox`
+//!   ([`Mulx`]), the kernel `mulx-redc` on them, and `mulx-cios`, CIOS fully unrolled for
+//!   4 to 8 limbs with the accumulator in registers;
+//! - `x86_64::avx2`: the exponentiations' constant-time table read;
+//! - `x86_64::avx512ifma`: `amm52-ifma`, almost-Montgomery multiplication in radix 2^52
+//!   on AVX-512 IFMA, and its exponentiation domain of 52-bit digits;
+//! - [`generic`]: the portable table read.
+
+#![allow(unsafe_code)]
+
+mod cpu;
+pub mod generic;
+#[cfg(target_arch = "x86_64")]
+pub mod x86_64;
+
+pub(crate) use cpu::assume_adx;
+pub use cpu::{Adx, Avx2, Avx512Ifma};
+
+#[cfg(target_arch = "x86_64")]
+pub use x86_64::adx::Mulx;
+
+/// Rows on `mulx`/`adcx`/`adox` (x86-64 only): elsewhere no [`Adx`] token exists, and
+/// this stand-in is never built.
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy, Debug)]
+pub struct Mulx(Adx);
+
+#[cfg(not(target_arch = "x86_64"))]
+impl Mulx {
+    /// The rows, given the token.
+    pub fn new(adx: Adx) -> Self {
+        Mulx(adx)
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+impl crate::mpn::AddMul for Mulx {
+    #[inline(always)]
+    fn addmul_1(self, r: &mut [u64], a: &[u64], b: u64) -> u64 {
+        crate::mpn::addmul_1(r, a, b)
+    }
+}
+
+/// The exponentiations' constant-time table read on 64-bit words: `out` = the OR over
+/// j of `table[j] & masks[j]` on the first `out.len()` words of every entry, where
+/// exactly one mask is all ones and the others are 0: the one entry whose mask is set.
+/// Every entry is read in full, in order, whatever the masks; nothing branches on them
+/// and no address depends on them (the masks carry the secret). The accumulators stay
+/// in registers and `out` is written once. With the [`Avx2`] token: 4 words per vector;
+/// otherwise [`generic::masked_or`].
+///
+/// # Panics
+/// If an entry is shorter than `out` or there are fewer masks than entries.
+#[inline]
+pub fn masked_or(avx2: Option<Avx2>, table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(avx2) = avx2 {
+        return x86_64::avx2::masked_or(avx2, table, masks, out);
+    }
+    let _ = avx2;
+    assert!(table.iter().all(|entry| entry.len() >= out.len()));
+    generic::masked_or(table, masks, out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every entry, every length from 1 to 40 words, against a plain copy; the
+    /// portable path too.
+    #[test]
+    fn reads_the_one_entry_whose_mask_is_set() {
+        for s in 1..=40usize {
+            let table: Vec<Vec<u64>> = (0..32u64)
+                .map(|j| {
+                    (0..s as u64)
+                        .map(|k| (j + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ k << 7)
+                        .collect()
+                })
+                .collect();
+            for index in [0, 1, 17, 31] {
+                let masks: Vec<u64> = (0..32)
+                    .map(|j| if j == index { u64::MAX } else { 0 })
+                    .collect();
+                let mut out = vec![0xdead; s];
+                masked_or(Avx2::new(), &table, &masks, &mut out);
+                assert_eq!(out, table[index], "s = {s}, index = {index}");
+                let mut out = vec![0xdead; s];
+                generic::masked_or(&table, &masks, &mut out);
+                assert_eq!(out, table[index], "portable, s = {s}, index = {index}");
+                let t32: Vec<Vec<u32>> = table
+                    .iter()
+                    .map(|e| e.iter().map(|&x| x as u32).collect())
+                    .collect();
+                let mut out = vec![7u32; s];
+                generic::masked_or(&t32, &masks, &mut out);
+                assert_eq!(out, t32[index], "u32 limbs, s = {s}, index = {index}");
+            }
+        }
+    }
+}
