@@ -25,6 +25,7 @@ mod limb;
 mod modulus;
 pub mod parallel;
 mod residue;
+mod small;
 
 pub mod dispatch;
 pub mod exp;
@@ -39,3 +40,4 @@ pub use kernel::{Kernel, KernelInfo};
 pub use limb::{Limb, WORD_SIZES};
 pub use modulus::{Modulus, Reduction, MAX_BITS};
 pub use residue::Residue;
+pub use small::{FieldElement, FieldKernel, FieldModulus, FIELD_MAX_LIMBS};

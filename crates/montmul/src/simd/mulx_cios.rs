@@ -80,6 +80,21 @@ static INFO: KernelInfo = KernelInfo {
     available: mulx::is_available,
 };
 
+/// Proof that this CPU has BMI2 and ADX, checked once when it is made: holding one,
+/// code calls the unrolled products ([`Bmi2Adx::mont_mul`], [`Bmi2Adx::mont_sqr`])
+/// directly, without detecting the features again (the capability token of memchr's
+/// `arch::x86_64` kernels). Zero-sized and `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bmi2Adx(());
+
+impl Bmi2Adx {
+    /// The token, where the CPU has BMI2 and ADX ([`mulx::is_available`]); `None`
+    /// elsewhere, and always on other architectures.
+    pub fn new() -> Option<Self> {
+        mulx::is_available().then_some(Bmi2Adx(()))
+    }
+}
+
 /// One row `t[0..=s] += src[0..s] * rdx` over both flag chains (CF and OF clear on
 /// entry): `$tj` lists `t[0..s]`, `$tj1` lists `t[1..=s]`. On exit CF is the carry
 /// into `t[s]` and OF the carry into `t[s+1]`.
@@ -499,6 +514,75 @@ macro_rules! sizes {
 
         /// The limb counts `mulx-cios` has code for.
         pub const LIMB_COUNTS: &[usize] = &[$($limbs),*];
+
+        impl Bmi2Adx {
+            /// `a b R^-1 mod n`, fully reduced (below n), R = 2^(64 N), by the unrolled
+            /// code of `N` limbs; `None` when there is none ([`LIMB_COUNTS`]). With `N`
+            /// a constant the choice of size is made at compile time: a direct call,
+            /// the asm inlined.
+            ///
+            /// Inputs must be below n for the result to be right (memory safety does
+            /// not depend on it). Constant-time: yes (straight-line code).
+            #[inline(always)]
+            pub fn mont_mul<const N: usize>(
+                self,
+                a: &[u64; N],
+                b: &[u64; N],
+                n: &[u64; N],
+                n0: u64,
+            ) -> Option<[u64; N]> {
+                let mut out = [0u64; N];
+                match N {
+                    $($limbs => {
+                        // For N == $limbs every conversion succeeds, and is compiled
+                        // away; for any other N this arm is never taken.
+                        let o: &mut [u64; $limbs] = out.as_mut_slice().try_into().ok()?;
+                        let a: &[u64; $limbs] = a.as_slice().try_into().ok()?;
+                        let b: &[u64; $limbs] = b.as_slice().try_into().ok()?;
+                        let n: &[u64; $limbs] = n.as_slice().try_into().ok()?;
+                        #[cfg(target_arch = "x86_64")]
+                        // SAFETY: a `Bmi2Adx` exists only where the CPU has BMI2 and
+                        // ADX (`Bmi2Adx::new`).
+                        unsafe { $func(o, a, b, n, n0, true) };
+                        #[cfg(not(target_arch = "x86_64"))]
+                        let _ = (o, a, b, n, n0);
+                    })*
+                    _ => return None,
+                }
+                Some(out)
+            }
+
+            /// `a^2 R^-1 mod n`, fully reduced, by the squaring of `N` limbs (the
+            /// dedicated one where there is one, else the product); `None` when
+            /// `mulx-cios` has no code for `N` limbs. As [`Self::mont_mul`].
+            #[inline(always)]
+            pub fn mont_sqr<const N: usize>(
+                self,
+                a: &[u64; N],
+                n: &[u64; N],
+                n0: u64,
+            ) -> Option<[u64; N]> {
+                let mut out = [0u64; N];
+                match N {
+                    $($limbs => {
+                        let o: &mut [u64; $limbs] = out.as_mut_slice().try_into().ok()?;
+                        let a: &[u64; $limbs] = a.as_slice().try_into().ok()?;
+                        let n: &[u64; $limbs] = n.as_slice().try_into().ok()?;
+                        #[cfg(target_arch = "x86_64")]
+                        // SAFETY: a `Bmi2Adx` exists only where the CPU has BMI2 and
+                        // ADX (`Bmi2Adx::new`).
+                        unsafe {
+                            let full = true;
+                            square_call!(($($sq)*), $func, o, a, n, n0, full)
+                        };
+                        #[cfg(not(target_arch = "x86_64"))]
+                        let _ = (o, a, n, n0);
+                    })*
+                    _ => return None,
+                }
+                Some(out)
+            }
+        }
 
         /// The unrolled kernel for `limbs` limbs, if there is one.
         pub fn specialised<L: Limb>(limbs: usize) -> Option<&'static dyn Kernel<L>> {
