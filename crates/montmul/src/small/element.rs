@@ -10,9 +10,18 @@ use crate::{ct, Error};
 /// `N` little-endian limbs on the stack.
 ///
 /// It does not hold its modulus: the [`FieldModulus`] that made it does every
-/// operation (`p.mul(&a, &b)`; see the [module doc](crate::FieldModulus) for why).
-/// `Copy`; equality ([`FieldElement::ct_eq`], `==`) is constant-time; `Debug` prints
-/// no value. [`Default`] is zero, which is zero in Montgomery form for every modulus.
+/// operation (`p.mul(&a, &b)`) and is passed to every conversion
+/// (`FieldElement::from_hex(&p, ..)`, `x.to_be_bytes(&p)`). So an element is exactly its
+/// `N` words (a P-256 point in Jacobian coordinates is 96 bytes), `Copy`, without a
+/// lifetime, and curve code can hold its field and elements of it in one struct; a
+/// borrowed modulus would forbid that and add a pointer to every value, a copied one
+/// would quadruple the size. The price: nothing checks that an element meets the
+/// modulus that made it; with another one the value is wrong (never a panic or
+/// undefined behaviour).
+///
+/// Equality ([`FieldElement::ct_eq`], `==`) is constant-time; `Debug` prints no value;
+/// being `Copy`, it is not zeroized on drop. [`Default`] is zero, which is zero in
+/// Montgomery form for every modulus.
 #[derive(Clone, Copy)]
 pub struct FieldElement<const N: usize>(pub(super) [u64; N]);
 
