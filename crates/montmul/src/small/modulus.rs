@@ -5,7 +5,7 @@ use core::fmt;
 
 use crate::fixed;
 use crate::mpn::Portable;
-use crate::simd::mulx_cios::Bmi2Adx;
+use crate::simd::mulx_cios::{Bmi2Adx, LIMB_COUNTS};
 use crate::{ct, Error, Limb, Reduction};
 
 /// The most limbs a [`FieldModulus`] may have: 9, i.e. 576 bits (P-521 takes 9).
@@ -34,7 +34,7 @@ impl FieldKernel {
     /// The kernel [`FieldModulus::new`] picks for `limbs` limbs on this CPU: `mulx-cios`
     /// for 4 to 8 limbs where the CPU has BMI2 and ADX, `cios-fixed` otherwise.
     pub fn auto(limbs: usize) -> FieldKernel {
-        if (4..=8).contains(&limbs) && Bmi2Adx::new().is_some() {
+        if LIMB_COUNTS.contains(&limbs) && Bmi2Adx::new().is_some() {
             FieldKernel::MulxCios
         } else {
             FieldKernel::CiosFixed
@@ -112,7 +112,7 @@ impl<const N: usize> FieldModulus<N> {
         let () = Self::LIMBS_IN_RANGE;
         let engine = match kernel {
             FieldKernel::CiosFixed => Engine::CiosFixed,
-            FieldKernel::MulxCios if !(4..=8).contains(&N) => {
+            FieldKernel::MulxCios if !LIMB_COUNTS.contains(&N) => {
                 return Err(Error::UnsupportedSize {
                     algo: kernel.name(),
                     limbs: N,
