@@ -27,6 +27,7 @@ mod modulus;
 pub mod parallel;
 mod reduce;
 mod residue;
+mod small;
 
 // The laboratory's layers: public through `lab`, and under their own paths (hidden) for
 // the workspace's tools.
@@ -57,6 +58,7 @@ pub use kernel::{Kernel, KernelInfo};
 pub use limb::{Limb, WORD_SIZES};
 pub use modulus::{Modulus, Reduction, MAX_BITS};
 pub use residue::Residue;
+pub use small::{FieldElement, FieldKernel, FieldModulus, FIELD_MAX_LIMBS};
 
 /// Overrides for tests that run montmul under tools which hide CPU features.
 #[doc(hidden)]

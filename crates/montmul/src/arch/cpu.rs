@@ -42,7 +42,7 @@ static AVX2: AtomicU8 = AtomicU8::new(UNKNOWN);
 static AVX512_IFMA: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 /// Proof that the CPU has BMI2 (`mulx`, `shrx`) and ADX (`adcx`, `adox`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Adx(pub(in crate::arch) ());
 
 impl Adx {

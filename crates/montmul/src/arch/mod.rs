@@ -68,6 +68,52 @@ pub fn masked_or(avx2: Option<Avx2>, table: &[Vec<u64>], masks: &[u64], out: &mu
     generic::masked_or(table, masks, out);
 }
 
+/// The limb counts the unrolled `mulx-cios` code exists for (none off x86-64).
+pub fn mulx_cios_limb_counts() -> &'static [usize] {
+    #[cfg(target_arch = "x86_64")]
+    return x86_64::adx::cios::LIMB_COUNTS;
+    #[cfg(not(target_arch = "x86_64"))]
+    return &[];
+}
+
+/// `a b R^-1 mod n` by the unrolled `mulx-cios` code of `N` limbs, fully reduced, for
+/// callers whose size is a constant (the small fields): a direct call; `None` where
+/// there is no code for `N` (and always off x86-64). Constant-time: yes.
+#[inline(always)]
+pub fn mulx_cios_mul<const N: usize>(
+    adx: Adx,
+    a: &[u64; N],
+    b: &[u64; N],
+    n: &[u64; N],
+    n0: u64,
+) -> Option<[u64; N]> {
+    #[cfg(target_arch = "x86_64")]
+    return x86_64::adx::cios::mont_mul(adx, a, b, n, n0);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (adx, a, b, n, n0);
+        None
+    }
+}
+
+/// `a^2 R^-1 mod n` by the unrolled `mulx-cios` code of `N` limbs: as
+/// [`mulx_cios_mul`].
+#[inline(always)]
+pub fn mulx_cios_sqr<const N: usize>(
+    adx: Adx,
+    a: &[u64; N],
+    n: &[u64; N],
+    n0: u64,
+) -> Option<[u64; N]> {
+    #[cfg(target_arch = "x86_64")]
+    return x86_64::adx::cios::mont_sqr(adx, a, n, n0);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (adx, a, n, n0);
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -467,6 +467,65 @@ macro_rules! sizes {
         /// The limb counts `mulx-cios` has code for.
         pub const LIMB_COUNTS: &[usize] = &[$($limbs),*];
 
+        /// `a b R^-1 mod n`, fully reduced (below n), R = 2^(64 N), by the unrolled code
+        /// of `N` limbs; `None` when there is none ([`LIMB_COUNTS`]). With `N` a
+        /// constant the choice of size is made at compile time: a direct call, the asm
+        /// inlined. The token proves the CPU runs it.
+        ///
+        /// Inputs must be below n for the result to be right (memory safety does not
+        /// depend on it). Constant-time: yes (straight-line code).
+        #[inline(always)]
+        pub fn mont_mul<const N: usize>(
+            adx: Adx,
+            a: &[u64; N],
+            b: &[u64; N],
+            n: &[u64; N],
+            n0: u64,
+        ) -> Option<[u64; N]> {
+            let _ = adx;
+            let mut out = [0u64; N];
+            match N {
+                $($limbs => {
+                    // For N == $limbs every conversion succeeds and is compiled away;
+                    // for any other N this arm is never taken.
+                    let o: &mut [u64; $limbs] = out.as_mut_slice().try_into().ok()?;
+                    let a: &[u64; $limbs] = a.as_slice().try_into().ok()?;
+                    let b: &[u64; $limbs] = b.as_slice().try_into().ok()?;
+                    let n: &[u64; $limbs] = n.as_slice().try_into().ok()?;
+                    // SAFETY: BMI2 and ADX are present (the token).
+                    unsafe { $func(o, a, b, n, n0, true) };
+                })*
+                _ => return None,
+            }
+            Some(out)
+        }
+
+        /// `a^2 R^-1 mod n`, fully reduced, by the squaring of `N` limbs (the dedicated
+        /// one where there is one, else the product); `None` when `mulx-cios` has no
+        /// code for `N` limbs. As [`mont_mul`].
+        #[inline(always)]
+        pub fn mont_sqr<const N: usize>(
+            adx: Adx,
+            a: &[u64; N],
+            n: &[u64; N],
+            n0: u64,
+        ) -> Option<[u64; N]> {
+            let _ = adx;
+            let mut out = [0u64; N];
+            match N {
+                $($limbs => {
+                    let o: &mut [u64; $limbs] = out.as_mut_slice().try_into().ok()?;
+                    let a: &[u64; $limbs] = a.as_slice().try_into().ok()?;
+                    let n: &[u64; $limbs] = n.as_slice().try_into().ok()?;
+                    let full = true;
+                    // SAFETY: BMI2 and ADX are present (the token).
+                    unsafe { square_call!(($($sq)*), $func, o, a, n, n0, full) };
+                })*
+                _ => return None,
+            }
+            Some(out)
+        }
+
         /// The unrolled kernel for `limbs` limbs, if there is one: handed out only in
         /// exchange for the [`Adx`] token, which it holds.
         pub(crate) fn specialised(adx: Adx, limbs: usize) -> Option<&'static dyn Kernel<u64>> {
