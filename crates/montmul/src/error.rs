@@ -80,6 +80,14 @@ pub enum Error {
     },
     /// The residue has no inverse: it shares a factor with the modulus (or is zero).
     NotInvertible,
+    /// More independent operations were handed over at once than the lanes take
+    /// ([`crate::lanes::MAX_LANES`]).
+    TooManyLanes {
+        /// The number of operations given.
+        lanes: usize,
+        /// The most one call takes.
+        max: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -129,6 +137,12 @@ impl fmt::Display for Error {
                 )
             }
             Error::NotInvertible => write!(f, "value has no inverse modulo the modulus"),
+            Error::TooManyLanes { lanes, max } => {
+                write!(
+                    f,
+                    "{lanes} operations given at once; at most {max} are taken"
+                )
+            }
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod encoding;
 mod error;
 mod inverse;
 pub mod lab;
+pub mod lanes;
 mod limb;
 mod modulus;
 pub mod parallel;

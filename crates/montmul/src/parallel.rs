@@ -395,17 +395,39 @@ pub fn mont_mul_threads(
     mont_mul_split(m.n(), m.n0(), a, b, out, pool, lazy);
 }
 
-/// `a[i] * b[i]` for every i, spread over rayon's thread pool.
+/// The lanes one rayon task hands to [`crate::lanes`]: at most
+/// [`crate::lanes::MAX_LANES`], and few enough that every thread of the pool gets work.
+fn lanes_per_task(jobs: usize) -> usize {
+    jobs.div_ceil(rayon::current_num_threads())
+        .clamp(1, crate::lanes::MAX_LANES)
+}
+
+/// `a[i] * b[i]` for every i: batches of up to [`crate::lanes::MAX_LANES`] through
+/// [`crate::lanes::mul_lanes`], spread over rayon's thread pool.
 ///
 /// # Panics
 /// When the slices differ in length or a pair belongs to different moduli.
 pub fn mul_batch<L: Limb>(a: &[Residue<L>], b: &[Residue<L>]) -> Vec<Residue<L>> {
     assert_eq!(a.len(), b.len(), "mul_batch needs slices of equal length");
-    a.par_iter().zip(b).map(|(x, y)| x * y).collect()
+    let per = lanes_per_task(a.len());
+    a.par_chunks(per)
+        .zip(b.par_chunks(per))
+        .flat_map_iter(|(x, y)| crate::lanes::mul_lanes(x, y).unwrap_or_else(|e| panic!("{e}")))
+        .collect()
 }
 
-/// `base[i]^e` for every i (constant-time in `e`, as [`Residue::pow`]), spread over
+/// `base[i]^e` for every i (constant-time in `e`, as [`Residue::pow`]): batches of up
+/// to [`crate::lanes::MAX_LANES`] through [`crate::lanes::pow_lanes`], spread over
 /// rayon's thread pool.
 pub fn pow_batch<L: Limb>(bases: &[Residue<L>], exponent_be: &[u8]) -> Vec<Residue<L>> {
-    bases.par_iter().map(|x| x.pow(exponent_be)).collect()
+    let per = lanes_per_task(bases.len());
+    let exponents = [exponent_be; crate::lanes::MAX_LANES];
+    bases
+        .par_chunks(per)
+        .flat_map_iter(|chunk| {
+            // A chunk has at most MAX_LANES bases and as many exponents: no error.
+            crate::lanes::pow_lanes(chunk, &exponents[..chunk.len()])
+                .unwrap_or_else(|e| panic!("{e}"))
+        })
+        .collect()
 }
