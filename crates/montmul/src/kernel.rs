@@ -162,23 +162,33 @@ pub trait PerWord: Sized + 'static {
         Self: Limb;
 }
 
-/// The kernels every limb type has: the portable seed algorithms and `auto`.
+/// The list of one limb type: the portable seed algorithms every limb type has, then
+/// the kernels of this type only (`$extra`, comma after each), then `auto`, in the
+/// order the command line lists them.
+macro_rules! kernel_list {
+    ($($extra:tt)*) => {
+        &[
+            &algo::sos::Sos,
+            &algo::cios::Cios,
+            &algo::fios::Fios,
+            &algo::fips::Fips,
+            &algo::cihs::Cihs,
+            &algo::radix2::Radix2,
+            &algo::mwr2mm::Mwr2mm,
+            &algo::two_way::TwoWay,
+            &algo::columns::Columns,
+            $($extra)*
+            &dispatch::Auto,
+        ]
+    };
+}
+
+/// The limb types that have the portable kernels only; `auto` is CIOS for them.
 macro_rules! portable_words {
     ($($t:ty),*) => {$(
         impl PerWord for $t {
             fn kernels() -> &'static [&'static dyn Kernel<Self>] {
-                &[
-                    &algo::sos::Sos,
-                    &algo::cios::Cios,
-                    &algo::fios::Fios,
-                    &algo::fips::Fips,
-                    &algo::cihs::Cihs,
-                    &algo::radix2::Radix2,
-                    &algo::mwr2mm::Mwr2mm,
-                    &algo::two_way::TwoWay,
-                    &algo::columns::Columns,
-                    &dispatch::Auto,
-                ]
+                kernel_list![]
             }
 
             fn auto(_: usize, _: Reduction) -> &'static dyn Kernel<Self> {
@@ -196,16 +206,7 @@ portable_words!(u8, u16, u32);
 
 impl PerWord for u64 {
     fn kernels() -> &'static [&'static dyn Kernel<u64>] {
-        &[
-            &algo::sos::Sos,
-            &algo::cios::Cios,
-            &algo::fios::Fios,
-            &algo::fips::Fips,
-            &algo::cihs::Cihs,
-            &algo::radix2::Radix2,
-            &algo::mwr2mm::Mwr2mm,
-            &algo::two_way::TwoWay,
-            &algo::columns::Columns,
+        kernel_list![
             &crate::fixed::CiosFixed,
             &algo::karatsuba::Karatsuba,
             #[cfg(target_arch = "x86_64")]
@@ -215,7 +216,6 @@ impl PerWord for u64 {
             &crate::generated::GenCios,
             #[cfg(target_arch = "x86_64")]
             &arch::x86_64::avx512ifma::Amm52Ifma,
-            &dispatch::Auto,
         ]
     }
 
