@@ -7,9 +7,9 @@
 //! of cores: how much independent work keeps every unit busy). Such a kernel needs its
 //! work in batches, so callers with several jobs (the two CRT halves of an RSA private
 //! operation, a server's queue of handshakes, [`crate::parallel::pow_batch`]) hand them
-//! over here, and the engine that runs a batch is chosen in one place ([`engine`]).
+//! over here, and the engine that runs a batch is chosen in one place (`engine`).
 //!
-//! Today the one engine is [`Sequential`]: each lane through its own modulus' kernel,
+//! Today the one engine is `Sequential`: each lane through its own modulus' kernel,
 //! one after the other, so a batch of k jobs costs what k single operations cost and a
 //! batch of one costs what the single operation does (a multi-buffer engine must keep
 //! that promise for small batches too). Engines may differ in speed, never in results:
