@@ -277,14 +277,7 @@ impl<L: Limb> Modulus<L> {
     /// computes on a short slice.
     #[inline]
     pub fn mont_mul(&self, a: &[L], b: &[L], out: &mut [L]) {
-        let s = self.limbs();
-        assert!(
-            a.len() == s && b.len() == s && out.len() == s,
-            "mont_mul: operands of {}, {} and {} limbs for a modulus of {s}",
-            a.len(),
-            b.len(),
-            out.len()
-        );
+        // `Kernel::mul` checks the lengths, once.
         self.inner.engine.mul(self, a, b, out);
     }
 
@@ -295,13 +288,7 @@ impl<L: Limb> Modulus<L> {
     /// When `a` or `out` is not exactly [`Self::limbs`] limbs long.
     #[inline]
     pub fn mont_sqr(&self, a: &[L], out: &mut [L]) {
-        let s = self.limbs();
-        assert!(
-            a.len() == s && out.len() == s,
-            "mont_sqr: operands of {} and {} limbs for a modulus of {s}",
-            a.len(),
-            out.len()
-        );
+        // `Kernel::sqr` checks the lengths, once.
         self.inner.engine.sqr(self, a, out);
     }
 }
