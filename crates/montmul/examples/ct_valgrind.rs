@@ -20,7 +20,7 @@
 //!   then with ADX assumed (`montmul::testing::assume_adx`), which is checked to make
 //!   `auto` pick the `mulx` kernels: products and squares of secret operands;
 //! - `exp::pow` with a secret base and a secret exponent (windows of 1, 3, 4 and 5 bits);
-//! - the table reads on their own (`simd::select`, `exp::entry_mask`) with secret masks
+//! - the table reads on their own (`arch::masked_or`, `exp::entry_mask`) with secret masks
 //!   and index;
 //! - the construction of a `Modulus` from a secret modulus (RSA's p and q), whose
 //!   modular doublings build R mod n and R^2 mod n; its bit length and oddness are
@@ -52,7 +52,9 @@ use num_traits::One;
 /// Every use of montmul's API, in one place, so that a change of the API is a change
 /// here only.
 mod api {
-    use montmul::{exp, kernel, simd, thresholds, Limb, Modulus, Reduction, Residue};
+    use montmul::arch::{self, Adx, Avx2, Avx512Ifma};
+    use montmul::lab::{self, exp};
+    use montmul::{Limb, Modulus, Reduction, Residue};
 
     pub use montmul::{Error, Reduction as Policy};
 
@@ -72,7 +74,7 @@ mod api {
         name: &str,
         reduction: Reduction,
     ) -> Result<(Modulus<L>, &'static str), Error> {
-        let m = Modulus::with_kernel(n, kernel::by_name::<L>(name)?, reduction)?;
+        let m = Modulus::with_kernel(n, lab::by_name::<L>(name)?, reduction)?;
         let engine = m.engine().info().name;
         Ok((m, engine))
     }
@@ -114,12 +116,12 @@ mod api {
 
     /// The table read of the exponentiations on 64-bit words (AVX2 where there).
     pub fn masked_or(table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
-        simd::select::masked_or(table, masks, out);
+        arch::masked_or(Avx2::new(), table, masks, out);
     }
 
     /// The table read on limbs of any width.
     pub fn masked_or_limbs<L: Limb>(table: &[Vec<L>], masks: &[u64], out: &mut [L]) {
-        simd::select::masked_or_limbs(table, masks, out);
+        arch::generic::masked_or(table, masks, out);
     }
 
     /// All ones when `j == index`, else 0.
@@ -134,17 +136,17 @@ mod api {
 
     /// Whether montmul thinks the CPU has BMI2 and ADX.
     pub fn has_adx() -> bool {
-        simd::mulx::is_available()
+        Adx::new().is_some()
     }
 
     /// Whether montmul thinks the CPU has AVX-512 IFMA.
     pub fn has_ifma() -> bool {
-        simd::ifma::is_available()
+        Avx512Ifma::new().is_some()
     }
 
     /// The limb counts the kernel called `name` has code for (`None`: every count).
     pub fn limb_counts(name: &str) -> Option<&'static [usize]> {
-        kernel::by_name::<u64>(name).ok()?.limb_counts()
+        lab::by_name::<u64>(name).ok()?.limb_counts()
     }
 
     /// The tuned limb counts of `auto`'s chain.
@@ -161,7 +163,7 @@ mod api {
 
     /// The thresholds `auto` uses.
     pub fn thresholds() -> Tuned {
-        let t = thresholds::TUNED;
+        let t = lab::TUNED;
         Tuned {
             mulx_cios: t.mulx_cios,
             mulx_from: t.mulx_from,
