@@ -20,12 +20,23 @@
 //!   then with ADX assumed (`montmul::testing::assume_adx`), which is checked to make
 //!   `auto` pick the `mulx` kernels: products and squares of secret operands;
 //! - `exp::pow` with a secret base and a secret exponent (windows of 1, 3, 4 and 5 bits);
-//! - the table reads on their own (`simd::select`, `exp::entry_mask`) with secret masks
+//! - the table reads on their own (`arch::masked_or`, `exp::entry_mask`) with secret masks
 //!   and index;
 //! - the construction of a `Modulus` from a secret modulus (RSA's p and q), whose
 //!   modular doublings build R mod n and R^2 mod n; its bit length and oddness are
 //!   public and stay defined;
-//! - the `Residue` operations on secret values.
+//! - the `Residue` operations on secret values: products, sums, `pow`, `ct_eq`, the
+//!   wide reductions (`from_limbs_reduced`, `from_be_bytes_reduced`), the inverse
+//!   (`inv`), the fixed-length outputs (`write_be_bytes`, `to_be_bytes_padded`,
+//!   `to_be_bytes`, `to_hex`) with `ct_is_zero`, and the in-place forms;
+//! - the small fields (`FieldModulus<N>` for N = 1, 4, 6, 9, on `mulx-cios` with ADX
+//!   assumed and on `cios-fixed`): arithmetic, `pow`, `ct_eq`, `select` and the
+//!   conversions from and to limbs, bytes and hex.
+//!
+//! Whether a value is below n or has an inverse is public by design: the library
+//! declassifies those flags itself (`ct::declassify`, a memcheck client request with
+//! this feature) right before it branches on them. Each group of cases ends with a
+//! summary line.
 //!
 //! The AVX-512 IFMA paths cannot run under valgrind (it does not decode AVX-512); they
 //! are left to the statistical check (`docs/SECURITY.md`).
@@ -52,7 +63,9 @@ use num_traits::One;
 /// Every use of montmul's API, in one place, so that a change of the API is a change
 /// here only.
 mod api {
-    use montmul::{exp, kernel, simd, thresholds, Limb, Modulus, Reduction, Residue};
+    use montmul::arch::{self, Adx, Avx2, Avx512Ifma};
+    use montmul::lab::{self, exp};
+    use montmul::{FieldElement, FieldKernel, FieldModulus, Limb, Modulus, Reduction, Residue};
 
     pub use montmul::{Error, Reduction as Policy};
 
@@ -72,7 +85,7 @@ mod api {
         name: &str,
         reduction: Reduction,
     ) -> Result<(Modulus<L>, &'static str), Error> {
-        let m = Modulus::with_kernel(n, kernel::by_name::<L>(name)?, reduction)?;
+        let m = Modulus::with_kernel(n, lab::by_name::<L>(name)?, reduction)?;
         let engine = m.engine().info().name;
         Ok((m, engine))
     }
@@ -114,12 +127,12 @@ mod api {
 
     /// The table read of the exponentiations on 64-bit words (AVX2 where there).
     pub fn masked_or(table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
-        simd::select::masked_or(table, masks, out);
+        arch::masked_or(Avx2::new(), table, masks, out);
     }
 
     /// The table read on limbs of any width.
     pub fn masked_or_limbs<L: Limb>(table: &[Vec<L>], masks: &[u64], out: &mut [L]) {
-        simd::select::masked_or_limbs(table, masks, out);
+        arch::generic::masked_or(table, masks, out);
     }
 
     /// All ones when `j == index`, else 0.
@@ -134,17 +147,17 @@ mod api {
 
     /// Whether montmul thinks the CPU has BMI2 and ADX.
     pub fn has_adx() -> bool {
-        simd::mulx::is_available()
+        Adx::new().is_some()
     }
 
     /// Whether montmul thinks the CPU has AVX-512 IFMA.
     pub fn has_ifma() -> bool {
-        simd::ifma::is_available()
+        Avx512Ifma::new().is_some()
     }
 
     /// The limb counts the kernel called `name` has code for (`None`: every count).
     pub fn limb_counts(name: &str) -> Option<&'static [usize]> {
-        kernel::by_name::<u64>(name).ok()?.limb_counts()
+        lab::by_name::<u64>(name).ok()?.limb_counts()
     }
 
     /// The tuned limb counts of `auto`'s chain.
@@ -161,7 +174,7 @@ mod api {
 
     /// The thresholds `auto` uses.
     pub fn thresholds() -> Tuned {
-        let t = thresholds::TUNED;
+        let t = lab::TUNED;
         Tuned {
             mulx_cios: t.mulx_cios,
             mulx_from: t.mulx_from,
@@ -200,6 +213,215 @@ mod api {
         (out, eq[0] == L::ONE)
     }
 
+    /// The wide reductions of secret inputs: `x mod n` from limbs of any length
+    /// (`Residue::from_limbs_reduced`) and from big-endian bytes of any length
+    /// (`Residue::from_be_bytes_reduced`), as normal-form limbs, each `open`ed.
+    pub fn reduced<L: Limb>(
+        m: &Modulus<L>,
+        x: &[L],
+        bytes: &[u8],
+        open: impl Fn(&[L]),
+    ) -> [Vec<L>; 2] {
+        [
+            Residue::from_limbs_reduced(m, x),
+            Residue::from_be_bytes_reduced(m, bytes),
+        ]
+        .map(|r| {
+            let v = r.to_limbs();
+            open(&v);
+            v
+        })
+    }
+
+    /// `x^-1` (normal form, `open`ed) by the constant-time `Residue::inv` of the secret
+    /// `x` (`mark`ed once a residue), or `None` when x has no inverse: that answer is
+    /// public by design (the library declassifies it before branching on it).
+    pub fn inverse<L: Limb>(
+        m: &Modulus<L>,
+        x: &[L],
+        mark: impl Fn(&[L]),
+        open: impl Fn(&[L]),
+    ) -> Option<Vec<L>> {
+        let a = Residue::new(m, x).expect("x < n");
+        mark(a.montgomery_limbs());
+        match a.inv() {
+            Ok(r) => {
+                let v = r.to_limbs();
+                open(&v);
+                Some(v)
+            }
+            Err(Error::NotInvertible) => None,
+            Err(e) => panic!("inv: {e}"),
+        }
+    }
+
+    /// The fixed-length outputs of a secret `x` (`mark`ed once a residue), each
+    /// `open`ed: `write_be_bytes` into `k` bytes, `to_be_bytes_padded(k)`,
+    /// `to_be_bytes`, `to_hex` (as bytes), and `ct_is_zero` (1 or 0, as one byte).
+    /// `k - 1` bytes are checked to be refused when that is below the modulus' length.
+    pub fn encodings<L: Limb>(
+        m: &Modulus<L>,
+        x: &[L],
+        k: usize,
+        mark: impl Fn(&[L]),
+        open: impl Fn(&[u8]),
+    ) -> [Vec<u8>; 5] {
+        let a = Residue::new(m, x).expect("x < n");
+        mark(a.montgomery_limbs());
+        let mut written = vec![0xa5u8; k];
+        a.write_be_bytes(&mut written)
+            .expect("k bytes hold the value");
+        let padded = a.to_be_bytes_padded(k).expect("k bytes hold the value");
+        if k - 1 < m.byte_len() {
+            let short = a.to_be_bytes_padded(k - 1);
+            assert!(
+                matches!(short, Err(Error::OutputTooShort { .. })),
+                "{short:?}"
+            );
+            let mut short = vec![0u8; k - 1];
+            assert!(a.write_be_bytes(&mut short).is_err());
+        }
+        let zero = a.ct_is_zero();
+        let out = [
+            written,
+            padded,
+            a.to_be_bytes(),
+            a.to_hex().into_bytes(),
+            vec![zero.to_u64() as u8],
+        ];
+        for v in &out {
+            open(v);
+        }
+        out
+    }
+
+    /// The in-place operations, chained on secret `x`, `y` (`mark`ed once residues) and
+    /// a secret exponent: c = x; c *= y; c = c^2; c += y; c -= x; c = -c; c = c^e (each
+    /// step's normal form `open`ed and returned).
+    pub fn in_place<L: Limb>(
+        m: &Modulus<L>,
+        x: &[L],
+        y: &[L],
+        e: &[u8],
+        mark: impl Fn(&[L]),
+        open: impl Fn(&[L]),
+    ) -> Vec<Vec<L>> {
+        let a = Residue::new(m, x).expect("x < n");
+        let b = Residue::new(m, y).expect("y < n");
+        mark(a.montgomery_limbs());
+        mark(b.montgomery_limbs());
+        let mut c = a.clone();
+        let mut steps = Vec::new();
+        let mut record = |c: &Residue<L>| {
+            let v = c.to_limbs();
+            open(&v);
+            steps.push(v);
+        };
+        c.mul_assign(&b);
+        record(&c);
+        c.square_assign();
+        record(&c);
+        c.add_assign(&b);
+        record(&c);
+        c.sub_assign(&a);
+        record(&c);
+        c.neg_assign();
+        record(&c);
+        let c = c.pow(e);
+        record(&c);
+        steps
+    }
+
+    /// A small field modulo `n`: by `FieldModulus::new` (`auto`), or with the portable
+    /// kernel forced (`cios-fixed`); and the name of its kernel.
+    pub fn field<const N: usize>(
+        n: &[u64; N],
+        portable: bool,
+    ) -> Result<(FieldModulus<N>, &'static str), Error> {
+        let p = if portable {
+            FieldModulus::with_kernel(n, FieldKernel::CiosFixed)?
+        } else {
+            FieldModulus::new(n)?
+        };
+        let name = p.kernel().name();
+        Ok((p, name))
+    }
+
+    /// The limb counts at which the small fields' `auto` takes `mulx-cios` where the
+    /// CPU has BMI2 and ADX.
+    pub fn field_mulx(limbs: usize) -> bool {
+        Adx::new().is_some() && FieldKernel::auto(limbs) == FieldKernel::MulxCios
+    }
+
+    /// What [`field_ops`] returns: normal-form limbs of x y, x^2, x + y, x - y, -x,
+    /// x^e, `select(x, y, choice)`, `from_be_bytes`, `from_hex` and `from_limbs` of the
+    /// secret inputs; `ct_eq(x, y)` and `is_zero(x)`; `to_be_bytes(x)` and `to_hex(x)`.
+    pub struct FieldResults {
+        /// The values, as normal-form limbs.
+        pub values: Vec<Vec<u64>>,
+        /// `ct_eq(x, y)`, `is_zero(x)`.
+        pub flags: [bool; 2],
+        /// `to_be_bytes(x)`, `to_hex(x)` as bytes.
+        pub bytes: [Vec<u8>; 2],
+    }
+
+    /// The small-field operations on secret elements x and y (`mark`ed as raw bytes once
+    /// elements), a secret exponent, a secret `choice`, and the secret inputs of the
+    /// conversions (limbs of x, its big-endian bytes and hex text, all marked by the
+    /// caller); every output `open`ed (as raw bytes) before it is returned.
+    #[allow(clippy::too_many_arguments)]
+    pub fn field_ops<const N: usize>(
+        p: &FieldModulus<N>,
+        x: &[u64; N],
+        y: &[u64; N],
+        e: &[u8],
+        choice: bool,
+        x_bytes: &[u8],
+        x_hex: &str,
+        mark: impl Fn(*const u8, usize),
+        open: impl Fn(*const u8, usize),
+    ) -> FieldResults {
+        let bytes_of = |v: &FieldElement<N>| {
+            (
+                (v as *const FieldElement<N>).cast::<u8>(),
+                core::mem::size_of::<FieldElement<N>>(),
+            )
+        };
+        let a = FieldElement::from_limbs(p, x).expect("x < n");
+        let b = FieldElement::from_limbs(p, y).expect("y < n");
+        for v in [&a, &b] {
+            let (at, len) = bytes_of(v);
+            mark(at, len);
+        }
+        let elements = [
+            p.mul(&a, &b),
+            p.square(&a),
+            p.add(&a, &b),
+            p.sub(&a, &b),
+            p.neg(&a),
+            p.pow(&a, e),
+            FieldElement::select(&a, &b, choice),
+            FieldElement::from_be_bytes(p, x_bytes).expect("x < n"),
+            FieldElement::from_hex(p, x_hex).expect("x < n"),
+        ];
+        let mut values: Vec<Vec<u64>> = elements.iter().map(|v| v.to_limbs(p).to_vec()).collect();
+        values.push(a.to_limbs(p).to_vec());
+        for v in &values {
+            open(v.as_ptr().cast(), 8 * v.len());
+        }
+        let flags = [a.ct_eq(&b), a.is_zero()];
+        open(flags.as_ptr().cast(), 2);
+        let bytes = [a.to_be_bytes(p), a.to_hex(p).into_bytes()];
+        for v in &bytes {
+            open(v.as_ptr(), v.len());
+        }
+        FieldResults {
+            values,
+            flags,
+            bytes,
+        }
+    }
+
     /// Both policies.
     pub const POLICIES: [Reduction; 2] = Reduction::ALL;
 }
@@ -230,11 +452,12 @@ fn secret<T>(values: &[T]) {
 
 /// Marks the values as public again (declassified): an output about to be checked.
 fn public<T>(values: &[T]) {
-    let _ = mark_memory(
-        values.as_ptr().cast(),
-        core::mem::size_of_val(values),
-        MemState::Defined,
-    );
+    public_bytes(values.as_ptr().cast(), core::mem::size_of_val(values));
+}
+
+/// Marks `len` bytes at `addr` as public again.
+fn public_bytes(addr: *const u8, len: usize) {
+    let _ = mark_memory(addr.cast(), len, MemState::Defined);
 }
 
 fn under_valgrind() -> bool {
@@ -260,6 +483,19 @@ struct Run {
 }
 
 impl Run {
+    /// Runs the cases of `body` as the group `name` and prints its summary line.
+    fn group(&mut self, name: &str, body: impl FnOnce(&mut Self)) {
+        let (cases, failed) = (self.cases, self.failed.len());
+        let start = std::time::Instant::now();
+        body(self);
+        println!(
+            "== {name}: {} cases, {} with leaks, {:.1} s",
+            self.cases - cases,
+            self.failed.len() - failed,
+            start.elapsed().as_secs_f64()
+        );
+    }
+
     /// Runs `case`, named `label`, and records whether memcheck's error count grew.
     fn case(&mut self, label: &str, case: impl FnOnce(&mut Self) -> String) {
         let before = errors();
@@ -588,6 +824,276 @@ fn residues(run: &mut Run) {
     }
 }
 
+/// A random modulus of `bits` bits divisible by 3 (so that some values have no inverse).
+fn modulus_of_3(rng: &mut TestRng, bits: u32) -> BigUint {
+    loop {
+        let n = random_modulus(rng, bits);
+        if (&n % 3u32) == BigUint::default() {
+            return n;
+        }
+    }
+}
+
+/// The edge values of an operand below n: 0, 1, n - 1, and a random one.
+fn edges(rng: &mut TestRng, n: &BigUint) -> [BigUint; 4] {
+    [
+        BigUint::default(),
+        BigUint::one(),
+        n - 1u32,
+        random_below(rng, n),
+    ]
+}
+
+/// The value as big-endian bytes, left-padded with zeros to `len`.
+fn be_padded(x: &BigUint, len: usize) -> Vec<u8> {
+    let b = x.to_bytes_be();
+    let b = if *x == BigUint::default() { vec![] } else { b };
+    let mut out = vec![0u8; len - b.len()];
+    out.extend_from_slice(&b);
+    out
+}
+
+/// The newer [`montmul::Residue`] operations on secret values: the wide reductions,
+/// the inverse, the fixed-length encodings with `ct_eq` and `ct_is_zero`, and the
+/// in-place forms, each checked against num-bigint.
+fn residues_more(run: &mut Run) {
+    /// `x mod n` for secret inputs of 1, 2 and 3 times the modulus' width (limbs and
+    /// bytes), random and all ones.
+    fn reduce<L: Limb>(run: &mut Run, s: usize, policy: Policy) -> String {
+        let bits = bits_for::<L>(s, policy);
+        let n = random_modulus(&mut run.rng, bits);
+        let (m, engine) = api::modulus::<L>(&to_limbs(&n, s), "auto", policy).expect("odd n");
+        let bytes_n = bits.div_ceil(8) as usize;
+        for k in 1..=3 {
+            let wide = k * s;
+            let full = (BigUint::one() << (wide as u32 * L::BITS)) - 1u32;
+            let random = (
+                random_below_pow2(&mut run.rng, wide as u32 * L::BITS),
+                random_bytes(&mut run.rng, k * bytes_n),
+            );
+            for (x, bytes) in [random, (full, vec![0xff; k * bytes_n])] {
+                let limbs = to_limbs::<L>(&x, wide);
+                let y = BigUint::from_bytes_be(&bytes);
+                secret(&limbs);
+                secret(&bytes);
+                let [got_x, got_y] = api::reduced(&m, &limbs, &bytes, |v| public(v));
+                assert_eq!(from_limbs(&got_x), &x % &n, "from_limbs_reduced, {k}x");
+                assert_eq!(from_limbs(&got_y), &y % &n, "from_be_bytes_reduced, {k}x");
+            }
+        }
+        format!("-> {engine}: from_limbs_reduced, from_be_bytes_reduced at 1x 2x 3x")
+    }
+
+    /// `x^-1` for secret x: 0, 1, n - 1, random, and a multiple of 3 (n is one too).
+    fn inverse<L: Limb>(run: &mut Run, s: usize, policy: Policy) -> String {
+        let bits = bits_for::<L>(s, policy);
+        let n = modulus_of_3(&mut run.rng, bits);
+        let (m, engine) = api::modulus::<L>(&to_limbs(&n, s), "auto", policy).expect("odd n");
+        let third = random_below(&mut run.rng, &(&n / 3u32)) * 3u32;
+        let mut values = edges(&mut run.rng, &n).to_vec();
+        values.push(third);
+        let (mut found, mut none) = (0, 0);
+        for x in values {
+            let limbs = to_limbs::<L>(&x, s);
+            secret(&limbs);
+            let got = api::inverse(&m, &limbs, |v| secret(v), |v| public(v));
+            let want = x.modinv(&n);
+            match (&got, &want) {
+                (Some(g), Some(w)) => {
+                    assert_eq!(&from_limbs(g), w, "inv");
+                    found += 1;
+                }
+                (None, None) => none += 1,
+                _ => panic!("inv of {x:x} mod {n:x}: {got:?}, want {want:?}"),
+            }
+        }
+        format!("-> {engine}: inv ({found} inverses, {none} without)")
+    }
+
+    /// The fixed-length outputs and the comparisons of secret values.
+    fn encode<L: Limb>(run: &mut Run, s: usize, policy: Policy) -> String {
+        let bits = bits_for::<L>(s, policy);
+        let n = random_modulus(&mut run.rng, bits);
+        let (m, engine) = api::modulus::<L>(&to_limbs(&n, s), "auto", policy).expect("odd n");
+        let len = bits.div_ceil(8) as usize;
+        for x in edges(&mut run.rng, &n) {
+            for k in [len, len + 3] {
+                let limbs = to_limbs::<L>(&x, s);
+                secret(&limbs);
+                let [written, padded, plain, hex, zero] =
+                    api::encodings(&m, &limbs, k, |v| secret(v), public);
+                let want = be_padded(&x, k);
+                assert_eq!(written, want, "write_be_bytes into {k}");
+                assert_eq!(padded, want, "to_be_bytes_padded({k})");
+                assert_eq!(plain, be_padded(&x, len), "to_be_bytes");
+                let want_hex: String = be_padded(&x, len)
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                assert_eq!(String::from_utf8(hex).unwrap(), want_hex, "to_hex");
+                assert_eq!(zero, [u8::from(x == BigUint::default())], "ct_is_zero");
+            }
+        }
+        format!("-> {engine}: write_be_bytes to_be_bytes_padded to_be_bytes to_hex ct_is_zero")
+    }
+
+    /// The in-place chain on secret values, and `ct_eq` through [`api::residue_ops`].
+    fn assign<L: Limb>(run: &mut Run, s: usize, policy: Policy) -> String {
+        let bits = bits_for::<L>(s, policy);
+        let n = random_modulus(&mut run.rng, bits);
+        let (m, engine) = api::modulus::<L>(&to_limbs(&n, s), "auto", policy).expect("odd n");
+        let ys = edges(&mut run.rng, &n);
+        for (x, y) in edges(&mut run.rng, &n).iter().zip(ys.iter().rev()) {
+            let e = random_bytes(&mut run.rng, 3);
+            let (xl, yl) = (to_limbs::<L>(x, s), to_limbs::<L>(y, s));
+            secret(&xl);
+            secret(&yl);
+            secret(&e);
+            let got = api::in_place(&m, &xl, &yl, &e, |v| secret(v), |v| public(v));
+            public(&e);
+            let mut c = x * y % &n;
+            let mut want = vec![c.clone()];
+            c = &c * &c % &n;
+            want.push(c.clone());
+            c = (c + y) % &n;
+            want.push(c.clone());
+            c = (c + &n - x) % &n;
+            want.push(c.clone());
+            c = (&n - c) % &n;
+            want.push(c.clone());
+            want.push(c.modpow(&BigUint::from_bytes_be(&e), &n));
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(&from_limbs(g), w, "in-place step {i}");
+            }
+        }
+        format!("-> {engine}: *= square_assign += -= neg_assign pow")
+    }
+
+    type Case = fn(&mut Run, usize, Policy) -> String;
+    let ops: [(&str, Case, Case, Case); 4] = [
+        ("reduce", reduce::<u64>, reduce::<u32>, reduce::<u8>),
+        ("inv", inverse::<u64>, inverse::<u32>, inverse::<u8>),
+        ("encode", encode::<u64>, encode::<u32>, encode::<u8>),
+        ("assign", assign::<u64>, assign::<u32>, assign::<u8>),
+    ];
+    for policy in api::POLICIES {
+        for (name, u64_case, u32_case, u8_case) in ops {
+            for s in [1, 4, 9] {
+                let label = format!("residue {name:<6} u64 {s} limbs {policy}");
+                run.case(&label, |run| u64_case(run, s, policy));
+            }
+            let label = format!("residue {name:<6} u32 3 limbs {policy}");
+            run.case(&label, |run| u32_case(run, 3, policy));
+            let label = format!("residue {name:<6} u8  5 limbs {policy}");
+            run.case(&label, |run| u8_case(run, 5, policy));
+        }
+    }
+}
+
+/// The small fields' operations on secret elements, for `N` limbs: a modulus with the
+/// top bit set and one with it clear, by `auto` (`mulx-cios` with ADX at 4 to 8 limbs)
+/// or with the portable kernel forced.
+fn field_case<const N: usize>(run: &mut Run, portable: bool) -> String {
+    let mut kernels = Vec::new();
+    for bits in [64 * N as u32, 64 * N as u32 - 5] {
+        let n = random_modulus(&mut run.rng, bits);
+        let nl: [u64; N] = to_limbs::<u64>(&n, N).try_into().expect("N limbs");
+        let (p, name) = api::field(&nl, portable).expect("odd n");
+        if !portable && api::field_mulx(N) {
+            assert_eq!(
+                name, "mulx-cios",
+                "the small field's auto at {N} limbs with ADX"
+            );
+        }
+        if portable {
+            assert_eq!(name, "cios-fixed");
+        }
+        kernels.push(name);
+        let len = bits.div_ceil(8) as usize;
+        let ys = edges(&mut run.rng, &n);
+        for (i, (x, y)) in edges(&mut run.rng, &n)
+            .iter()
+            .zip(ys.iter().rev())
+            .enumerate()
+        {
+            let y = if i == 1 { x } else { y };
+            let xl: [u64; N] = to_limbs::<u64>(x, N).try_into().expect("N limbs");
+            let yl: [u64; N] = to_limbs::<u64>(y, N).try_into().expect("N limbs");
+            let e = random_bytes(&mut run.rng, 5);
+            let choice_cell = [i % 2 == 0];
+            let x_bytes = be_padded(x, len + 1);
+            let x_hex: String = be_padded(x, len)
+                .iter()
+                .map(|b| format!("{b:02X}"))
+                .collect();
+            for v in [&xl, &yl] {
+                secret(v);
+            }
+            secret(&e);
+            secret(&choice_cell);
+            secret(&x_bytes);
+            // The hex digits are secret, the `0x` prefix is the text's format.
+            let x_hex = format!("0x{x_hex}");
+            secret_bytes(x_hex.as_ptr().wrapping_add(2), x_hex.len() - 2);
+            let choice = core::hint::black_box(&choice_cell)[0];
+            let got = api::field_ops(
+                &p,
+                &xl,
+                &yl,
+                &e,
+                choice,
+                &x_bytes,
+                &x_hex,
+                secret_bytes,
+                public_bytes,
+            );
+            public(&e);
+            public(&choice_cell);
+            let choice = core::hint::black_box(&choice_cell)[0];
+            let ee = BigUint::from_bytes_be(&e);
+            let want = [
+                x * y % &n,
+                x * x % &n,
+                (x + y) % &n,
+                (x + &n - y) % &n,
+                (&n - x) % &n,
+                x.modpow(&ee, &n),
+                if choice { y.clone() } else { x.clone() },
+                x.clone(),
+                x.clone(),
+                x.clone(),
+            ];
+            for (k, (g, w)) in got.values.iter().zip(&want).enumerate() {
+                assert_eq!(&from_limbs(g), w, "field operation {k}");
+            }
+            assert_eq!(
+                got.flags,
+                [x == y, *x == BigUint::default()],
+                "ct_eq, is_zero"
+            );
+            assert_eq!(got.bytes[0], be_padded(x, len), "to_be_bytes");
+            let want_hex: String = be_padded(x, len)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            assert_eq!(got.bytes[1], want_hex.into_bytes(), "to_hex");
+        }
+    }
+    format!(
+        "-> {}: mul square add sub neg pow ct_eq is_zero select from/to limbs bytes hex",
+        kernels.join(", ")
+    )
+}
+
+/// [`field_case`] for N = 1, 4 (by `auto` and with `cios-fixed` forced), 6 and 9.
+fn fields(run: &mut Run) {
+    run.case("field N=1 auto", |run| field_case::<1>(run, false));
+    run.case("field N=4 auto", |run| field_case::<4>(run, false));
+    run.case("field N=4 cios-fixed", |run| field_case::<4>(run, true));
+    run.case("field N=6 auto", |run| field_case::<6>(run, false));
+    run.case("field N=9 auto", |run| field_case::<9>(run, false));
+}
+
 fn main() {
     let valgrind = under_valgrind();
     if valgrind {
@@ -603,7 +1109,10 @@ fn main() {
     };
     let detected = api::has_adx();
     println!("BMI2 and ADX detected: {detected}");
-    let before = kernels(&mut run, "detected");
+    let mut before = Vec::new();
+    run.group("kernels, CPU as detected", |run| {
+        before = kernels(run, "detected")
+    });
     if !detected {
         let mulx: Vec<_> = before.iter().filter(|p| p.2.starts_with("mulx")).collect();
         assert!(
@@ -617,7 +1126,8 @@ fn main() {
     if cfg!(target_arch = "x86_64") && (valgrind || detected) {
         api::assume_adx();
         println!("BMI2 and ADX assumed (montmul::testing::assume_adx)");
-        let after = kernels(&mut run, "adx");
+        let mut after = Vec::new();
+        run.group("kernels, ADX assumed", |run| after = kernels(run, "adx"));
         let t = api::thresholds();
         for (s, policy, engine) in &after {
             let want = if t.mulx_cios.contains(s) {
@@ -636,9 +1146,14 @@ fn main() {
         println!("SKIPPED the mulx kernels: not under valgrind and no ADX on this CPU");
     }
 
-    table_reads(&mut run);
-    secret_moduli(&mut run);
-    residues(&mut run);
+    run.group("table reads", table_reads);
+    run.group("secret moduli", secret_moduli);
+    run.group("residue operations", residues);
+    run.group(
+        "residue reductions, inverse, encodings, in place",
+        residues_more,
+    );
+    run.group("small fields", fields);
 
     println!(
         "AVX-512 IFMA: {}; the IFMA paths (amm52-ifma, its exponentiation) are not run \

@@ -16,6 +16,30 @@ pub fn mask<L: Limb>(bit: L) -> L {
     core::hint::black_box(L::mask_from_bit(bit))
 }
 
+/// `value`, declared public: a flag computed from secrets in constant time whose value
+/// the API reveals by design (whether a value is below n, whether an inverse exists), about
+/// to be branched on. The identity; with the `ct-valgrind` feature it also tells
+/// memcheck the value is defined, so that the constant-time harness
+/// (`examples/ct_valgrind.rs`) reports every other secret-dependent branch
+/// (BoringSSL's `CONSTTIME_DECLASSIFY`). Every such branch in the library goes through
+/// here, so that the places where a secret-derived bit leaves are easy to find.
+#[inline(always)]
+pub(crate) fn declassify<L: Limb>(value: L) -> L {
+    #[cfg(feature = "ct-valgrind")]
+    {
+        let cell = [value];
+        // Not under valgrind: a no-op (the client request is a few instructions).
+        let _ = crabgrind::memcheck::mark_memory(
+            cell.as_ptr().cast(),
+            core::mem::size_of_val(&cell),
+            crabgrind::memcheck::MemState::Defined,
+        );
+        core::hint::black_box(cell)[0]
+    }
+    #[cfg(not(feature = "ct-valgrind"))]
+    value
+}
+
 /// `mask ? a : b` per word.
 #[inline(always)]
 pub fn select<L: Limb>(mask: L, a: L, b: L) -> L {

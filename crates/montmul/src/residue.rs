@@ -78,12 +78,12 @@ impl<L: Limb> Residue<L> {
     pub fn new(m: &Modulus<L>, x: &[L]) -> Result<Self, Error> {
         let s = m.limbs();
         // Leading zero limbs beyond s are fine; anything else there is too large.
-        if x.len() > s && ct::is_zero(&x[s..]) == L::ZERO {
+        if x.len() > s && ct::declassify(ct::is_zero(&x[s..])) == L::ZERO {
             return Err(Error::OperandTooLarge);
         }
         let mut xs = Zeroizing::new(x[..x.len().min(s)].to_vec());
         xs.resize(s, L::ZERO);
-        if ct::borrow_of_sub(&xs, m.n()) == L::ZERO {
+        if ct::declassify(ct::borrow_of_sub(&xs, m.n())) == L::ZERO {
             return Err(Error::OperandTooLarge);
         }
         let mut r = Self::alloc(m);
@@ -406,7 +406,7 @@ impl<L: Limb> Residue<L> {
     pub fn inv(&self) -> Result<Self, Error> {
         let canon = Zeroizing::new(self.canonical());
         let (inv, ok) = inverse::inv_ct(&canon, self.m.n(), self.m.bits());
-        self.finish_inverse(Zeroizing::new(inv), ok == L::ONE)
+        self.finish_inverse(Zeroizing::new(inv), ct::declassify(ok) == L::ONE)
     }
 
     /// `self^-1` as [`Self::inv`], faster, but variable-time: its steps depend on the

@@ -81,12 +81,33 @@ fn secrets_decide_no_branch_and_no_address() {
         out.status
     );
     // The summary, past the output capture, so that a passing CI run shows it too.
-    let summary: Vec<&str> = stdout.lines().filter(|l| l.contains(" cases, ")).collect();
+    let summary: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(" cases, ") && !l.starts_with("== "))
+        .collect();
+    let groups: Vec<&str> = stdout.lines().filter(|l| l.starts_with("== ")).collect();
     let _ = writeln!(
         std::io::stderr(),
-        "\nvalgrind constant-time check ({version}): {}",
-        summary.join("; ")
+        "\nvalgrind constant-time check ({version}): {}\n{}",
+        summary.join("; "),
+        groups.join("\n")
     );
+    // Every group ran (a group of the harness that no longer runs is a lost check).
+    for group in [
+        "kernels, CPU as detected",
+        "table reads",
+        "secret moduli",
+        "residue operations",
+        "residue reductions, inverse, encodings, in place",
+        "small fields",
+    ] {
+        assert!(
+            groups
+                .iter()
+                .any(|l| l.starts_with(&format!("== {group}:"))),
+            "the harness did not run the group {group}:\n{stdout}"
+        );
+    }
     assert!(
         stdout.contains("under valgrind")
             && (stdout.contains("BMI2 and ADX assumed") || !cfg!(target_arch = "x86_64")),

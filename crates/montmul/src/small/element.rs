@@ -164,7 +164,7 @@ fn from_words<const N: usize>(
 ) -> Result<FieldElement<N>, Error> {
     // Below n: no overflow word, and x - n borrows.
     let below = ct::borrow_of_sub(x, p.n()) & ct::is_zero(&[overflow]);
-    if below != 1 {
+    if ct::declassify(below) != 1 {
         return Err(Error::OperandTooLarge);
     }
     // x R^2 R^-1 = x R mod n, below n.
@@ -212,7 +212,7 @@ fn hex_to_words<const N: usize>(text: &str) -> Result<([u64; N], u64), Error> {
             None => overflow |= value,
         }
     }
-    if bad != 0 {
+    if ct::declassify(bad) != 0 {
         return Err(Error::InvalidHex {
             reason: "a character is not a hex digit".into(),
         });
