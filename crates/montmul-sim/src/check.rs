@@ -6,7 +6,7 @@
 //! divides by 2^n, n the bit length) is compared after one more core product by the
 //! constant 2^(2 w s - r) mod M, which moves the core's result from 2^(-w s) to 2^(-r).
 
-use montmul::{kernel, Limb, Modulus, Reduction};
+use montmul::{lab, Limb, Modulus, Reduction};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
 
@@ -47,7 +47,7 @@ fn core_product_with<L: Limb>(
     let s = bits.div_ceil(L::BITS) as usize;
     let core = Modulus::with_kernel(
         &kit::to_limbs::<L>(m, s),
-        kernel::by_name::<L>("cios")?,
+        lab::by_name::<L>("cios")?,
         Reduction::Full,
     )?;
     let core_r_bits = L::BITS * s as u32;
