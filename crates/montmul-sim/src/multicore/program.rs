@@ -43,7 +43,7 @@
 
 use super::emit::Emit;
 use super::isa::{Addr, Instr, Reg, Traffic};
-use super::{Config, Method};
+use super::{method_one, Config, Method};
 use crate::SimError;
 
 /// Named registers of the datapath in every core, beside the S_rf registers that hold
@@ -243,8 +243,12 @@ pub struct Operands<'a> {
 }
 
 /// Generates the program of `config` for these operands (method-I with its carry chains
-/// cut every `block` positions: [`super::method_one`]).
-pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Program, SimError> {
+/// in the form `block` says: [`super::method_one`]).
+pub fn generate(
+    config: &Config,
+    ops: &Operands<'_>,
+    block: method_one::Block,
+) -> Result<Program, SimError> {
     let s = ops.m.len();
     let mut b = Builder {
         memory: Vec::new(),
@@ -258,7 +262,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
     let layout = Layout { x, y, m, mp, neg_m };
     let parts = match config.method {
         Method::SingleCore | Method::MethodII => b.sliced(config, s, &layout, ops.top_bit)?,
-        Method::MethodI => return super::method_one::generate(config, ops, block),
+        Method::MethodI => return method_one::generate(config, ops, block),
     };
     let loop_end: Vec<usize> = b.code.iter().map(Vec::len).collect();
     let blocks = Blocks::new(config.registers, s);
