@@ -69,6 +69,29 @@ fn core_product_with<L: Limb>(
     Ok(kit::from_limbs(&out))
 }
 
+/// Checks a model's operands: `m` odd with exactly `bits` bits (at least 2), `x` and `y`
+/// below it.
+pub(crate) fn operands_fit(
+    bits: u32,
+    m: &BigUint,
+    x: &BigUint,
+    y: &BigUint,
+) -> Result<(), SimError> {
+    if m.bits() < 2 || !m.bit(0) {
+        return Err(SimError::InvalidModulus);
+    }
+    if m.bits() != u64::from(bits) {
+        return Err(SimError::param(
+            "bits",
+            format!("the modulus has {} bits, not {bits}", m.bits()),
+        ));
+    }
+    if x >= m || y >= m {
+        return Err(SimError::OperandTooLarge);
+    }
+    Ok(())
+}
+
 /// Operands for one simulated multiplication: an odd `bits`-bit modulus with its top bit
 /// set, and two values below it, all drawn from a deterministic generator seeded with
 /// `seed` (the same seed gives the same operands on every machine).

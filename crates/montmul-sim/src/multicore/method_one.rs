@@ -59,7 +59,7 @@ use std::collections::VecDeque;
 
 use super::emit::Emit;
 use super::isa::{Addr, Instr, Reg, Traffic};
-use super::program::{Operands, Program, Residency, SCRATCH_REGISTERS};
+use super::program::{Operands, Program, Residency, MP, SCRATCH_REGISTERS, T, Y, ZERO};
 use super::Config;
 use crate::SimError;
 
@@ -70,11 +70,8 @@ mod split;
 /// `method_i_block_is_the_best_on_4_cores`, docs/ARCHITECTURES.md).
 pub const BLOCK: usize = 7;
 
-// Named datapath registers (outside S_rf, as in `program`).
-const ZERO: Reg = 0;
-const MP: Reg = 1;
-const Y: Reg = 2;
-const T: Reg = 3; // and 4, the high half of U_0 M' (unused)
+// Named datapath registers (outside S_rf): ZERO, MP, Y and T as in `program`, then
+// method-I's own.
 const ONES: Reg = 5; // and 6, the high half of M_0 M' (unused)
 const JUNK: Reg = 7;
 const FLAG: Reg = 8;

@@ -174,18 +174,7 @@ pub fn simulate_blocks(
     y: &BigUint,
 ) -> Result<Report, SimError> {
     config.validate()?;
-    if m.bits() < 2 || !m.bit(0) {
-        return Err(SimError::InvalidModulus);
-    }
-    if m.bits() != u64::from(config.bits) {
-        return Err(SimError::param(
-            "bits",
-            format!("the modulus has {} bits, not {}", m.bits(), config.bits),
-        ));
-    }
-    if x >= m || y >= m {
-        return Err(SimError::OperandTooLarge);
-    }
+    crate::check::operands_fit(config.bits, m, x, y)?;
     let (w, s) = (config.word, config.words());
     let words = OperandWords::new(config, m, x, y);
     let ops = words.operands();

@@ -52,10 +52,10 @@ use crate::SimError;
 pub const SCRATCH_REGISTERS: usize = 24;
 
 // The scratch registers. `Mul` writes a pair (r, r + 1).
-const ZERO: Reg = 0;
-const MP: Reg = 1;
-const Y: Reg = 2;
-const T: Reg = 3; // and 4: the high word of (Z_0 + X_0 Y_i) M', unused
+pub(super) const ZERO: Reg = 0;
+pub(super) const MP: Reg = 1;
+pub(super) const Y: Reg = 2;
+pub(super) const T: Reg = 3; // and 4: the high word of (Z_0 + X_0 Y_i) M', unused
 const L1: Reg = 5;
 const L2: Reg = 7;
 const S: Reg = 9;
