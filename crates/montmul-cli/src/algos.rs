@@ -28,7 +28,7 @@ struct Row {
     summary: &'static str,
 }
 
-/// What [`montmul::Kernel::limb_counts`] says for the kernel `name` at its widest word.
+/// What [`montmul::lab::Kernel::limb_counts`] says for the kernel `name` at its widest word.
 fn limb_counts(name: &str, words: &[u32]) -> Option<&'static [usize]> {
     match words.iter().max() {
         Some(64) => kernel::by_name::<u64>(name).ok()?.limb_counts(),

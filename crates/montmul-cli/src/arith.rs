@@ -1,7 +1,7 @@
 //! `montmul mul` and `montmul exp`: one Montgomery computation from the command line.
 
 use montmul::encoding::{be_bytes_to_limbs, hex_to_be_bytes};
-use montmul::{kernel, Limb, Modulus, Reduction, Residue};
+use montmul::{lab, Limb, Modulus, Reduction, Residue};
 
 use crate::output::outln;
 use crate::CliError;
@@ -81,7 +81,7 @@ macro_rules! with_word {
 }
 
 fn build<L: Limb>(engine: &Engine, modulus: &str) -> Result<Modulus<L>, CliError> {
-    let k = kernel::by_name::<L>(&engine.algo)?;
+    let k = lab::by_name::<L>(&engine.algo)?;
     let bytes = hex_to_be_bytes(modulus).map_err(|e| CliError(format!("--modulus: {e}")))?;
     let reduction = engine.reduction.unwrap_or(k.info().reductions[0]);
     Ok(Modulus::with_kernel(

@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 use clap::builder::RangedU64ValueParser;
 use indicatif::{ProgressBar, ProgressStyle};
 use montmul::encoding::be_bytes_to_limbs;
-use montmul::{kernel, Error, Kernel, Modulus, Residue};
+use montmul::lab::{self, Kernel};
+use montmul::{Error, Modulus, Residue};
 use montmul_peers::{Contender, Inputs};
 use num_bigint::BigUint;
 use serde::Serialize;
@@ -197,16 +198,13 @@ pub(crate) fn median(mut v: Vec<f64>) -> f64 {
 
 fn kernels(names: &[String]) -> Result<Vec<&'static dyn Kernel<u64>>, CliError> {
     if names.is_empty() {
-        return Ok(kernel::all::<u64>()
+        return Ok(lab::all::<u64>()
             .iter()
             .copied()
             .filter(|k| k.info().words.contains(&64) && (k.info().available)())
             .collect());
     }
-    names
-        .iter()
-        .map(|n| Ok(kernel::by_name::<u64>(n)?))
-        .collect()
+    names.iter().map(|n| Ok(lab::by_name::<u64>(n)?)).collect()
 }
 
 /// Checks that every contender computes num-bigint's product and power.

@@ -15,7 +15,7 @@
 use std::time::Duration;
 
 use montmul::parallel::{mont_mul_split, mul_batch, pow_batch, threads_used};
-use montmul::{kernel, Limb, Modulus, Reduction, Residue};
+use montmul::{lab, Limb, Modulus, Reduction, Residue};
 use montmul_peers::Inputs;
 use num_bigint::BigUint;
 
@@ -150,7 +150,7 @@ pub fn run(args: &Args, threads: usize) -> Result<(), CliError> {
     let inputs = Inputs::random(2048, args.seed);
     let m = Modulus::<u64>::with_kernel(
         &montmul::encoding::be_bytes_to_limbs(&inputs.n),
-        kernel::default::<u64>(),
+        lab::default::<u64>(),
         Reduction::Full,
     )?;
     let base = Residue::from_be_bytes(&m, &inputs.a)?;

@@ -104,17 +104,7 @@ fn spec(bits: u32, algo: Algo, word: Word, lazy: bool) -> Spec {
 
 #[test]
 fn every_algorithm_word_and_reduction_at_small_sizes() {
-    let mut specs = Vec::new();
-    for bits in [64, 192, 256, 521] {
-        for word in Word::ALL {
-            for algo in Algo::ALL {
-                for lazy in [false, true] {
-                    specs.push(spec(bits, algo, word, lazy));
-                }
-            }
-        }
-    }
-    check("c-small", &specs);
+    check("c-small", &build::variants(&[64, 192, 256, 521], Lang::C));
 }
 
 #[test]
@@ -139,23 +129,16 @@ fn assembly_has_no_jump_or_call() {
     }
     let dir = build::Scratch::new(test);
     let mut unit = String::new();
-    for bits in [192] {
-        for word in Word::ALL {
-            for algo in Algo::ALL {
-                for lazy in [false, true] {
-                    let spec = spec(bits, algo, word, lazy);
-                    let name = format!("{}_{}_{}_{lazy}", algo.name(), word.bits(), bits);
-                    dir.write(&format!("{name}.c"), &generate(&spec));
-                    let (mul, sqr) = (
-                        spec.function_name(Function::Mul),
-                        spec.function_name(Function::Sqr),
-                    );
-                    unit.push_str(&format!(
-                        "#define {mul} {name}_mul\n#define {sqr} {name}_sqr\n#include \"{name}.c\"\n#undef {mul}\n#undef {sqr}\n"
-                    ));
-                }
-            }
-        }
+    for spec in build::variants(&[192], Lang::C) {
+        let name = build::variant_name(&spec);
+        dir.write(&format!("{name}.c"), &generate(&spec));
+        let (mul, sqr) = (
+            spec.function_name(Function::Mul),
+            spec.function_name(Function::Sqr),
+        );
+        unit.push_str(&format!(
+            "#define {mul} {name}_mul\n#define {sqr} {name}_sqr\n#include \"{name}.c\"\n#undef {mul}\n#undef {sqr}\n"
+        ));
     }
     dir.write("all.c", &unit);
     let assembly = dir.join("all.s");

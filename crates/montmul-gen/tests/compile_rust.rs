@@ -110,17 +110,7 @@ fn spec(bits: u32, algo: Algo, word: Word, lazy: bool) -> Spec {
 
 #[test]
 fn every_algorithm_word_and_reduction_at_small_sizes() {
-    let mut specs = Vec::new();
-    for bits in [64, 192, 256] {
-        for word in Word::ALL {
-            for algo in Algo::ALL {
-                for lazy in [false, true] {
-                    specs.push(spec(bits, algo, word, lazy));
-                }
-            }
-        }
-    }
-    check("rust-small", &specs);
+    check("rust-small", &build::variants(&[64, 192, 256], Lang::Rust));
 }
 
 #[test]
@@ -144,17 +134,10 @@ fn assembly_has_no_jump_or_call() {
     }
     let dir = build::Scratch::new(test);
     let mut lib = String::from("//! Every variant, to read the assembly.\n");
-    for bits in [192] {
-        for word in Word::ALL {
-            for algo in Algo::ALL {
-                for lazy in [false, true] {
-                    let spec = spec(bits, algo, word, lazy);
-                    let name = format!("{}_{}_{}_{lazy}", algo.name(), word.bits(), bits);
-                    dir.write(&format!("{name}.rs"), &generate(&spec));
-                    lib.push_str(&format!("/// {}\npub mod {name};\n", spec.command()));
-                }
-            }
-        }
+    for spec in build::variants(&[192], Lang::Rust) {
+        let name = build::variant_name(&spec);
+        dir.write(&format!("{name}.rs"), &generate(&spec));
+        lib.push_str(&format!("/// {}\npub mod {name};\n", spec.command()));
     }
     dir.write("lib.rs", &lib);
     let assembly = dir.join("lib.s");

@@ -17,6 +17,9 @@ pub mod gmp;
 pub mod num;
 pub mod openssl;
 
+use montmul_testkit::rand_core::RngCore;
+use montmul_testkit::TestRng;
+
 /// One implementation of modular arithmetic, prepared for one modulus and one set of
 /// operands.
 ///
@@ -62,17 +65,11 @@ impl Inputs {
     /// odd with its top bit set, `a` and `b` with the top bit clear (so below n), and a
     /// full-length exponent with its top bit set, as in a private-key operation.
     pub fn random(bits: u32, seed: u64) -> Self {
-        let mut state = seed ^ (bits as u64).rotate_left(32);
+        let mut rng = TestRng::new(seed ^ (bits as u64).rotate_left(32));
         let mut draw = |top: u8, low: u8, clear_top: bool| {
+            // One byte per step of the test kit's SplitMix64.
             let mut v: Vec<u8> = (0..bits.div_ceil(8))
-                .map(|_| {
-                    // SplitMix64 (Steele, Lea, Flood 2014), one byte per step.
-                    state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                    let mut z = state;
-                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                    (z ^ (z >> 31)) as u8
-                })
+                .map(|_| rng.next_u64() as u8)
                 .collect();
             v[0] |= top;
             if clear_top {

@@ -6,7 +6,7 @@
 //! divides by 2^n, n the bit length) is compared after one more core product by the
 //! constant 2^(2 w s - r) mod M, which moves the core's result from 2^(-w s) to 2^(-r).
 
-use montmul::{kernel, Limb, Modulus, Reduction};
+use montmul::{lab, Limb, Modulus, Reduction};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
 
@@ -47,7 +47,7 @@ fn core_product_with<L: Limb>(
     let s = bits.div_ceil(L::BITS) as usize;
     let core = Modulus::with_kernel(
         &kit::to_limbs::<L>(m, s),
-        kernel::by_name::<L>("cios")?,
+        lab::by_name::<L>("cios")?,
         Reduction::Full,
     )?;
     let core_r_bits = L::BITS * s as u32;
@@ -67,6 +67,29 @@ fn core_product_with<L: Limb>(
     let mut out = vec![L::ZERO; s];
     core.mont_mul(&xy, &kit::to_limbs(&shift, s), &mut out);
     Ok(kit::from_limbs(&out))
+}
+
+/// Checks a model's operands: `m` odd with exactly `bits` bits (at least 2), `x` and `y`
+/// below it.
+pub(crate) fn operands_fit(
+    bits: u32,
+    m: &BigUint,
+    x: &BigUint,
+    y: &BigUint,
+) -> Result<(), SimError> {
+    if m.bits() < 2 || !m.bit(0) {
+        return Err(SimError::InvalidModulus);
+    }
+    if m.bits() != u64::from(bits) {
+        return Err(SimError::param(
+            "bits",
+            format!("the modulus has {} bits, not {bits}", m.bits()),
+        ));
+    }
+    if x >= m || y >= m {
+        return Err(SimError::OperandTooLarge);
+    }
+    Ok(())
 }
 
 /// Operands for one simulated multiplication: an odd `bits`-bit modulus with its top bit

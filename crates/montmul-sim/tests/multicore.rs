@@ -1,6 +1,7 @@
 //! The multi-core model against montmul's core, and its memory traffic against seed 002,
 //! Tables 2 and 3, counted by the simulator over the ranges the tables state.
 
+use montmul_sim::multicore::method_one::Block;
 use montmul_sim::multicore::{self, Config, Method, Report};
 use montmul_sim::{check, SimError};
 use montmul_testkit::num_bigint::BigUint;
@@ -429,8 +430,14 @@ fn method_i_split_last_iteration_is_exact() {
                                 ..config(Method::MethodI, p as usize, bits, word, regs)
                             };
                             for (x, y) in &pairs {
-                                let r = multicore::simulate_blocks(&c, block as usize, &m, x, y)
-                                    .unwrap();
+                                let r = multicore::simulate_blocks(
+                                    &c,
+                                    Block::Rows(block as usize),
+                                    &m,
+                                    x,
+                                    y,
+                                )
+                                .unwrap();
                                 assert_eq!(
                                     r.product,
                                     kit::mont_mul(x, y, &m, r.r_bits),
@@ -579,7 +586,7 @@ fn method_i_block_is_the_best_on_4_cores() {
     let c = config(Method::MethodI, 4, 256, 16, 16);
     let cycles: Vec<(u64, usize)> = (2..=32)
         .map(|block| {
-            let r = multicore::simulate_blocks(&c, block, &m, &x, &y).unwrap();
+            let r = multicore::simulate_blocks(&c, Block::Rows(block), &m, &x, &y).unwrap();
             assert_eq!(
                 r.product,
                 kit::mont_mul(&x, &y, &m, r.r_bits),
@@ -617,7 +624,7 @@ fn method_i_columns_n_add(s: u64, top_bit: bool) -> u64 {
 /// register file range).
 #[test]
 fn method_i_column_form_is_exact_and_counts() {
-    let columns = multicore::method_one::COLUMNS;
+    let columns = Block::Columns;
     for s in [4u64, 9, 16] {
         for p in [1u64, 2, 3, 4] {
             for (bits, top_bit) in [(16 * s as u32 - 1, false), (16 * s as u32, true)] {
@@ -689,8 +696,7 @@ fn method_i_column_form_is_slower_than_the_row_form() {
     let (m, x, y) = check::random_operands(256, 1).unwrap();
     for p in 2..=8 {
         let c = config(Method::MethodI, p, 256, 16, 16);
-        let columns =
-            multicore::simulate_blocks(&c, multicore::method_one::COLUMNS, &m, &x, &y).unwrap();
+        let columns = multicore::simulate_blocks(&c, Block::Columns, &m, &x, &y).unwrap();
         let rows = run(&c, &m, &x, &y);
         assert!(
             columns.stats.cycles > rows.stats.cycles,

@@ -4,13 +4,15 @@
 //! The oracle never uses montmul's own arithmetic: Montgomery products are computed as
 //! `a * b * R^-1 mod n` with num-bigint's multiplication, modular inverse and division.
 
-use montmul::{Error, Kernel, Limb, Modulus, Reduction};
+use montmul::lab::Kernel;
+use montmul::{Error, Limb, Modulus, Reduction};
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, Zero};
 use rand_core::{impls, RngCore};
 
 pub use num_bigint;
+pub use rand_core;
 
 /// Number of proptest cases, from `MONTMUL_PROPTEST_CASES` (default `default`), so CI
 /// stays quick while a long soak can raise it.

@@ -4,11 +4,13 @@
 //! operands (0, 1, n-1, all-ones limbs, R mod n), against the num-bigint oracle; and the
 //! typed errors for what it does not cover.
 
-use montmul::generated::LIMB_COUNTS;
 use montmul::lab::{self as kernel, Kernel};
 use montmul::{Error, Modulus, Reduction, Residue};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
+
+/// The limb counts of the committed generated files.
+const LIMB_COUNTS: &[usize] = &[4, 6, 8, 16, 32];
 
 fn gen_cios() -> &'static dyn Kernel<u64> {
     kernel::by_name::<u64>("gen-cios").expect("gen-cios is registered")
@@ -56,7 +58,6 @@ fn check_products(m: &Modulus<u64>, n: &BigUint, ops: &[BigUint]) {
 
 #[test]
 fn every_committed_size_against_the_oracle() {
-    assert_eq!(LIMB_COUNTS, [4, 6, 8, 16, 32]);
     assert_eq!(gen_cios().limb_counts(), Some(LIMB_COUNTS));
     let mut rng = TestRng::new(0x6e6e);
     for &limbs in LIMB_COUNTS {

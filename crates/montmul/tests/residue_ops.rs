@@ -8,8 +8,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use assert_no_alloc::{assert_no_alloc, reset_violation_count, violation_count, AllocDisabler};
-use montmul::exp::Step;
-use montmul::{kernel, Error, Limb, Modulus, Reduction, Residue};
+use montmul::lab::{self as kernel, exp::Step};
+use montmul::{Error, Limb, Modulus, Reduction, Residue};
 use montmul_testkit::{self as kit, num_bigint::BigUint, TestRng};
 use num_traits::{One, Zero};
 use rand_core::{CryptoRng, RngCore};

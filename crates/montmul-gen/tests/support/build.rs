@@ -5,6 +5,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use montmul_gen::{Algo, Lang, Spec, Word};
+
 /// A directory for one test's files, removed when dropped.
 pub struct Scratch(PathBuf);
 
@@ -117,4 +119,30 @@ pub fn on_x86_64(test: &str) -> bool {
         eprintln!("SKIPPED: {test}: the assembly check knows x86-64 mnemonics only");
     }
     yes
+}
+
+/// Every algorithm, word and reduction policy at each of these sizes, in `lang`.
+pub fn variants(sizes: &[u32], lang: Lang) -> Vec<Spec> {
+    let mut out = Vec::new();
+    for &bits in sizes {
+        for word in Word::ALL {
+            for algo in Algo::ALL {
+                for lazy in [false, true] {
+                    out.push(Spec::new(bits, lang, algo, word, lazy).expect("valid spec"));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A name for `spec` that tells it from the other variants of its size and language.
+pub fn variant_name(spec: &Spec) -> String {
+    format!(
+        "{}_{}_{}_{}",
+        spec.algo().name(),
+        spec.word().bits(),
+        spec.bits(),
+        spec.lazy()
+    )
 }

@@ -29,7 +29,7 @@
 //! bit e of weight r^s (r = 2^w) beside its s words: the carries out of the top of U and
 //! of W (their sum is at most 1, because Z + P + Q < 2 M r < 2 r^(s+1)). The core keeps
 //! that bit and adds it in its own next iteration, i + p, instead of sending it along
-//! (see [`generate`] for the bound); the bits of the last p - 1 iterations, which have
+//! (see `generate_rows` for the bound); the bits of the last p - 1 iterations, which have
 //! no later iteration on their core, go to the next core through memory as Z_s.
 //!
 //! The first iteration (Z = 0, so U = P) runs its row P in blocks beside Q and W, its
@@ -55,9 +55,11 @@
 //! with write-back ([`Config::write_back`]) the core also stores it. Its top word is 0
 //! (the result is below M): it is not made, and the data memory already holds it.
 
+use std::collections::VecDeque;
+
 use super::emit::Emit;
 use super::isa::{Addr, Instr, Reg, Traffic};
-use super::program::{Operands, Program, Residency, SCRATCH_REGISTERS};
+use super::program::{Operands, Program, Residency, MP, SCRATCH_REGISTERS, T, Y, ZERO};
 use super::Config;
 use crate::SimError;
 
@@ -68,11 +70,8 @@ mod split;
 /// `method_i_block_is_the_best_on_4_cores`, docs/ARCHITECTURES.md).
 pub const BLOCK: usize = 7;
 
-// Named datapath registers (outside S_rf, as in `program`).
-const ZERO: Reg = 0;
-const MP: Reg = 1;
-const Y: Reg = 2;
-const T: Reg = 3; // and 4, the high half of U_0 M' (unused)
+// Named datapath registers (outside S_rf): ZERO, MP, Y and T as in `program`, then
+// method-I's own.
 const ONES: Reg = 5; // and 6, the high half of M_0 M' (unused)
 const JUNK: Reg = 7;
 const FLAG: Reg = 8;
@@ -482,13 +481,38 @@ impl Setup {
     }
 }
 
-/// The `block` value that selects the column form ([`generate_columns`]) instead of the
-/// row form in [`generate`] and `multicore::simulate_blocks`.
-pub const COLUMNS: usize = 0;
+/// Which form of method-I to build: the row form with its chains cut into blocks
+/// ([`generate`]), or the column form ([`generate_columns`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Block {
+    /// The row form, its carry chains cut every so many positions (at least 2; 2s or
+    /// more means no cut, since the cuts move down one position per iteration).
+    Rows(usize),
+    /// The column form, word by word.
+    Columns,
+}
 
-/// Generates method-I for `config` with its chains cut every `block` positions (at least
-/// 2; `block` >= 2s means no cut, since the cuts move down one position per iteration;
-/// `block` = [`COLUMNS`]: the column form, [`generate_columns`]).
+impl Default for Block {
+    /// The row form cut every [`BLOCK`] positions.
+    fn default() -> Self {
+        Block::Rows(BLOCK)
+    }
+}
+
+/// Generates method-I for `config`: the row form with its chains cut every `n`
+/// positions for [`Block::Rows`]`(n)`, the column form ([`generate_columns`]) for
+/// [`Block::Columns`].
+pub fn generate(config: &Config, ops: &Operands<'_>, block: Block) -> Result<Program, SimError> {
+    match block {
+        Block::Rows(block) => generate_rows(config, ops, block.max(2)),
+        Block::Columns => generate_columns(config, ops),
+    }
+}
+
+/// Method-I in row form with its chains cut every `block` (>= 2) positions: each
+/// iteration runs its row P ([`RowIteration::row_p`]), then block by block its chains U,
+/// Q and W ([`RowIteration::block`]); the last one also the final subtraction's carry
+/// chain, and the other cores their parts of it.
 ///
 /// Z's extra bit (n = w s): the core of iteration i keeps its bit e and adds it in its
 /// iteration i + p, when there is one. Until then the iterations i + 1 .. i + p - 1 run
@@ -502,346 +526,25 @@ pub const COLUMNS: usize = 0;
 /// The bits of iterations s - p .. s - 2 have no later iteration on their core: they
 /// go through memory to the next iteration, which adds them as its Z_s; the last one
 /// stays for the final subtraction.
-pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Program, SimError> {
-    if block == COLUMNS {
-        return generate_columns(config, ops);
-    }
-    let block = block.max(2);
+fn generate_rows(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Program, SimError> {
     let (set, mut memory, mut c) = Setup::new(config, ops)?;
-    let (s, p, res) = (set.s, set.p, set.res);
+    let (s, p) = (set.s, set.p);
     // The last iteration split over the free cores, where it is (`split`).
     let tail = split::plan(s, p, block);
     let tail_at = memory.len() as Addr;
     memory.resize(memory.len() + split::tail_words(p), 0);
-    let regs = &set.regs;
-    let (result, sel_at) = (set.result, set.sel_at);
-    let (split, parts, own_from) = (set.split, set.parts, set.own_from);
-    let top_bit = ops.top_bit;
-    // Iteration i's bit is kept by its core when that core runs iteration i + p.
-    let kept = |i: usize| top_bit && i + p < s;
     for i in 0..s {
         if let (Some(parts), true) = (&tail, i + 1 == s) {
-            split::emit(&set, &mut c, parts, top_bit, tail_at);
+            split::emit(&set, &mut c, parts, ops.top_bit, tail_at);
             break;
         }
-        let core = set.begin(&mut c, i);
-        let fresh = i == 0;
-        let last = i + 1 == s;
-        // Row P = X Y_i (no Z needed: it runs while the core waits for the previous
-        // iteration): the Muls (X loaded two ahead when it does not stay), the bit this
-        // core kept from iteration i - p, the chain; then the next Y and the words of M.
-        let pb = regs.p;
-        // X is loaded two words ahead of its Mul: every iteration when it does not stay,
-        // in the core's first iteration when it does.
-        let load_x = !res.x || i < p;
-        let x_load = |c: &mut Code, j: usize| {
-            c.load(core, set.x_reg(j), set.x_at + j as Addr, Traffic::Operand);
-        };
-        if load_x {
-            for j in 0..s.min(2) {
-                x_load(&mut c, j);
-            }
+        let mut it = RowIteration::begin(&set, &mut c, i, ops.top_bit, block);
+        it.row_p(&mut c);
+        it.negation(&mut c, tail.is_none());
+        for k in 0..it.starts.len() {
+            it.block(&mut c, k);
         }
-        // The row's Muls up to word `upto`.
-        let p_mul = |c: &mut Code, p_muls: &mut usize, upto: usize| {
-            while *p_muls < s && *p_muls <= upto {
-                let j = *p_muls;
-                c.mul(core, Regs::low(pb, j), set.x_reg(j), Y);
-                if load_x && j + 2 < s {
-                    x_load(c, j + 2);
-                }
-                *p_muls += 1;
-            }
-        };
-        let mut p_muls = 0;
-        // The first iteration (Z = 0, U = P) runs its row P in blocks with the other
-        // chains, its Muls one word ahead, so that T and the first words come first.
-        if !fresh {
-            p_mul(&mut c, &mut p_muls, s);
-            if i >= p && kept(i - p) {
-                // H_(s-p) + e <= 2^w - 1 (see the function's doc).
-                let h = Regs::high(pb, s - p);
-                c.add(core, h, h, EKEEP);
-            }
-            for t in 1..=s {
-                let op = regs.row_op(pb, t, t == 1);
-                c.emit(core, op);
-            }
-            if i + p < s {
-                c.load(core, Y, set.y_at + (i + p) as Addr, Traffic::Operand);
-            }
-        }
-        if !res.m && !fresh {
-            for j in 0..s {
-                c.load(core, set.m_reg(j), set.m_at + j as Addr, Traffic::Operand);
-            }
-        }
-        // The last iteration computes its part of the words of 2^(w s) - M while it waits for the
-        // words of Z, each block's ahead of that block: 2^w - 1 is the low half of
-        // M_0 M' (M_0 M' = -1 mod 2^w), then N_0 = 2^w - M_0, N_j = (2^w - 1) - M_j.
-        // When the last iteration's core has an earlier iteration (i = s - 1 - p), the
-        // words are made there instead, after its loads of M (M does not change), where
-        // the core waits anyway.
-        let early = s > p + 1;
-        let negate_here = tail.is_none() && ((last && !early) || (early && i + p + 1 == s));
-        let mut negate: std::collections::VecDeque<Instr> = if negate_here {
-            std::iter::once(Instr::Mul {
-                rd: ONES,
-                rj: set.m_reg(0),
-                rk: MP,
-            })
-            .chain((own_from..s).map(|j| set.neg_m_word(j)))
-            .collect()
-        } else {
-            Default::default()
-        };
-        let mut negated = 0;
-        if !last {
-            c.in_loop = false;
-            while let Some(instr) = negate.pop_front() {
-                c.emit(core, instr);
-            }
-            c.in_loop = true;
-        }
-        let p_word = |t: usize| regs.row_word(pb, t);
-        let q_word = |t: usize| regs.row_word(regs.q, t);
-        let u_word = |t: usize| if fresh { p_word(t) } else { regs.u + t as Reg };
-        // Z_t of the previous iteration (t = s: its bit, when it travels).
-        let z_src = |t: usize| -> Option<Addr> {
-            if t < s {
-                Some(set.z_at(i - 1, t))
-            } else if top_bit && !kept(i - 1) {
-                Some(set.e_at(i - 1))
-            } else {
-                None
-            }
-        };
-        let z_reg = |t: usize| {
-            if z_src(t).is_some() {
-                regs.z + t as Reg
-            } else {
-                ZERO
-            }
-        };
-        let e_dst = if kept(i) { EKEEP } else { EOUT };
-        // This iteration's blocks: cuts at the positions c with c + i = 0 mod block, so
-        // that they move down one position per iteration, as Z does: block k of U needs
-        // the words of the previous iteration up to the last one its block k made.
-        let starts: Vec<usize> = std::iter::once(0)
-            .chain((1..=s).filter(|&t| (t + i) % block == 0))
-            .collect();
-        let end = |k: usize| starts.get(k + 1).copied().unwrap_or(s + 1);
-        let mut q_muls = 0;
-        // Words of M loaded so far (the first iteration loads them two ahead of their
-        // Mul; the others before the wait).
-        let mut m_loaded = if fresh && !res.m { 0 } else { s };
-        let m_load = |c: &mut Code, m_loaded: &mut usize, upto: usize| {
-            while *m_loaded < s && *m_loaded <= upto {
-                let j = *m_loaded;
-                c.load(core, set.m_reg(j), set.m_at + j as Addr, Traffic::Operand);
-                *m_loaded += 1;
-            }
-        };
-        // Q = M T on block k: its Muls one step ahead, its chain, and its carry folded
-        // into H_(hi-1) <= 2^w - 2 (no overflow) for the next block.
-        let q_block = |c: &mut Code, k: usize, q_muls: &mut usize, m_loaded: &mut usize| {
-            let (lo, hi) = (starts[k], end(k));
-            if k == 0 {
-                m_load(c, m_loaded, 2);
-                c.mul(core, Regs::low(regs.q, 0), set.m_reg(0), T);
-                *q_muls = 1;
-            }
-            let from = lo.max(1);
-            for t in from..hi {
-                while *q_muls < s && *q_muls <= t + 1 {
-                    m_load(c, m_loaded, *q_muls + 2);
-                    c.mul(core, Regs::low(regs.q, *q_muls), set.m_reg(*q_muls), T);
-                    *q_muls += 1;
-                }
-                let op = regs.row_op(regs.q, t, t == from);
-                c.emit(core, op);
-                if t == from {
-                    c.flush(core);
-                }
-            }
-            if hi <= s && from < hi {
-                let h = Regs::high(regs.q, hi - 1);
-                c.adc(core, h, h, ZERO);
-            }
-        };
-        let mut d_open = false;
-        let mut p_open = false;
-        for (k, &lo) in starts.iter().enumerate() {
-            let hi = end(k);
-            let final_block = hi == s + 1;
-            // The last iteration: ONES and N_0 .. N_(hi-2), which this block's carry
-            // chain reads, ahead of the wait.
-            c.in_loop = false;
-            while negated < hi {
-                let Some(instr) = negate.pop_front() else {
-                    break;
-                };
-                c.emit(core, instr);
-                negated += 1;
-            }
-            c.in_loop = true;
-            // U = Z + P on [lo, hi).
-            if fresh {
-                // U = P: T, then the row's chain on [lo, hi), cut as U would be.
-                if k == 0 {
-                    p_mul(&mut c, &mut p_muls, 1);
-                    c.mul(core, T, p_word(0), MP);
-                }
-                let from = if fresh { lo.max(1) } else { hi };
-                if from < hi {
-                    if p_open {
-                        c.restore(core, CHAIN_U);
-                    }
-                    for t in from..hi {
-                        p_mul(&mut c, &mut p_muls, t + 1);
-                        let op = regs.row_op(pb, t, t == 1);
-                        c.emit(core, op);
-                        if t == from {
-                            c.flush(core);
-                        }
-                    }
-                    if !final_block {
-                        c.capture(core, CHAIN_U);
-                        p_open = true;
-                    }
-                }
-            } else {
-                if lo > 0 {
-                    c.restore(core, CHAIN_U);
-                }
-                let load = |c: &mut Code, t: usize| {
-                    if t < hi {
-                        if let Some(addr) = z_src(t) {
-                            c.load(core, regs.z + t as Reg, addr, Traffic::Transfer);
-                        }
-                    }
-                };
-                load(&mut c, lo);
-                load(&mut c, lo + 1);
-                for t in lo..hi {
-                    c.chain(core, t == 0, u_word(t), z_reg(t), p_word(t));
-                    if t == lo {
-                        c.flush(core);
-                    }
-                    if t == 1 && lo == 0 {
-                        c.mul(core, T, u_word(0), MP);
-                    }
-                    load(&mut c, t + 2);
-                }
-                if !final_block {
-                    c.capture(core, CHAIN_U);
-                } else if top_bit {
-                    c.adc(core, CTOP, ZERO, ZERO);
-                }
-                if k == 0 && hi == 1 {
-                    c.mul(core, T, u_word(0), MP);
-                }
-            }
-            if k == 0 {
-                q_block(&mut c, 0, &mut q_muls, &mut m_loaded);
-            }
-            // W = U + Q on [lo, hi); W_t is Z'_(t-1), sent on unless this is the last
-            // iteration.
-            if lo > 0 {
-                c.restore(core, CHAIN_W);
-            }
-            let send = |c: &mut Code, t: usize| {
-                if t >= 1 && !last {
-                    c.store(
-                        core,
-                        regs.w + t as Reg,
-                        set.z_at(i, t - 1),
-                        Traffic::Transfer,
-                    );
-                } else if t >= 1 && t - 1 < own_from {
-                    // The last iteration's words for the other cores' part of the final
-                    // subtraction.
-                    c.in_loop = false;
-                    c.store(
-                        core,
-                        regs.w + t as Reg,
-                        set.z_at(i, t - 1),
-                        Traffic::Epilogue,
-                    );
-                    c.in_loop = true;
-                }
-            };
-            for t in lo..hi {
-                let rd = if t == 0 { JUNK } else { regs.w + t as Reg };
-                c.chain(core, t == 0, rd, u_word(t), q_word(t));
-                if t == lo {
-                    c.flush(core);
-                }
-                if t > lo {
-                    send(&mut c, t - 1);
-                }
-            }
-            if !final_block {
-                c.capture(core, CHAIN_W);
-            } else if top_bit {
-                let from = if fresh { ZERO } else { CTOP };
-                c.adc(core, e_dst, from, ZERO);
-            }
-            send(&mut c, hi - 1);
-            if final_block && top_bit && !kept(i) && !last {
-                c.store(core, EOUT, set.e_at(i), Traffic::Transfer);
-            }
-            // The last iteration: the carry of Z + (2^(w(s+1)) - M) on the new words.
-            if last {
-                c.in_loop = false;
-                let from = lo.max(1).max(own_from + 1);
-                if d_open && from < hi {
-                    c.restore(core, CHAIN_D);
-                } else if from < hi && own_from > 0 {
-                    set.carry_in(&mut c, core, parts - 1);
-                }
-                for t in from..hi {
-                    let j = t - 1;
-                    let rd = regs.d + j as Reg;
-                    c.chain(core, j == 0, rd, regs.w + t as Reg, regs.n + j as Reg);
-                    if t == from {
-                        c.flush(core);
-                    }
-                }
-                if final_block {
-                    let e = if top_bit { EOUT } else { ZERO };
-                    // Z_s + (2^w - 1): the top word of 2^(w(s+1)) - M.
-                    c.adc(core, JUNK, e, ONES);
-                    c.adc(core, SEL, ZERO, ZERO);
-                    if split {
-                        c.store(core, SEL, sel_at, Traffic::Epilogue);
-                    }
-                } else if from < hi {
-                    c.capture(core, CHAIN_D);
-                    d_open = true;
-                }
-                c.in_loop = true;
-            }
-            // The next block of Q, before the wait for the next words of Z.
-            if !final_block {
-                q_block(&mut c, k + 1, &mut q_muls, &mut m_loaded);
-            }
-        }
-        if fresh && i + p < s {
-            c.load(core, Y, set.y_at + (i + p) as Addr, Traffic::Operand);
-        }
-        c.flush(core);
-        if last {
-            // Result = Z + SEL (2^(w s) - M) mod 2^(w s): Z - M when Z >= M, else Z. The
-            // words of Z + (2^(w s) - M) are made, so each result word is Z_j + SEL E_j
-            // with E_j = D_j - Z_j mod 2^w: no carry, one Mul, one Add (and a store with
-            // write-back).
-            c.in_loop = false;
-            c.age = s as u32;
-            let z = |j: usize| regs.w + (j + 1) as Reg;
-            set.own_result(&mut c, core, &z);
-        }
-        c.age = i as u32;
+        it.finish(&mut c);
     }
     if tail.is_none() {
         set.other_parts(&mut c);
@@ -850,11 +553,479 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
         cores: c.code,
         memory,
         result_regs: c.result_regs,
-        result,
-        registers: regs.total,
+        result: set.result,
+        registers: set.regs.total,
         in_loop: c.marks,
         urgency: c.ages,
     })
+}
+
+/// One iteration i of the row form being built: its core, where it stands in the
+/// schedule, and how far its rows have got; the steps of [`generate_rows`] are its
+/// methods.
+struct RowIteration<'a> {
+    set: &'a Setup,
+    /// Whether Z can reach R (n = w s), so that the iterations make an extra bit.
+    top_bit: bool,
+    i: usize,
+    core: usize,
+    /// The first iteration (Z = 0, so U = P).
+    fresh: bool,
+    /// The last iteration (i = s - 1), which starts the final subtraction.
+    last: bool,
+    /// Whether X is loaded here, two words ahead of its `Mul`: every iteration when it
+    /// does not stay in registers, in the core's first iteration when it does.
+    load_x: bool,
+    /// The `Mul`s of the row P emitted so far.
+    p_muls: usize,
+    /// The `Mul`s of the row Q emitted so far.
+    q_muls: usize,
+    /// Words of M loaded so far (the first iteration loads them two ahead of their
+    /// `Mul`; the others before the wait).
+    m_loaded: usize,
+    /// The first position of each block: the cuts are at the positions c with
+    /// c + i = 0 mod block, so that they move down one position per iteration, as Z
+    /// does (block k of U needs the words of the previous iteration up to the last one
+    /// its block k made).
+    starts: Vec<usize>,
+    /// The last iteration's instructions that make the words of 2^(w s) - M, not yet
+    /// emitted, and how many were.
+    negate: VecDeque<Instr>,
+    negated: usize,
+    /// Whether the chain D has a captured carry.
+    d_open: bool,
+    /// Whether the first iteration's row P has a captured carry.
+    p_open: bool,
+}
+
+impl<'a> RowIteration<'a> {
+    /// Starts iteration i (seed 002 sec. 4, Fig. 3: iteration i on core i mod p): its
+    /// Y_i and M' on the core's first iteration, and the first two words of X.
+    fn begin(set: &'a Setup, c: &mut Code, i: usize, top_bit: bool, block: usize) -> Self {
+        let core = set.begin(c, i);
+        let (s, p) = (set.s, set.p);
+        let fresh = i == 0;
+        let it = RowIteration {
+            set,
+            top_bit,
+            i,
+            core,
+            fresh,
+            last: i + 1 == s,
+            load_x: !set.res.x || i < p,
+            p_muls: 0,
+            q_muls: 0,
+            m_loaded: if fresh && !set.res.m { 0 } else { s },
+            starts: std::iter::once(0)
+                .chain((1..=s).filter(|&t| (t + i).is_multiple_of(block)))
+                .collect(),
+            negate: VecDeque::new(),
+            negated: 0,
+            d_open: false,
+            p_open: false,
+        };
+        if it.load_x {
+            for j in 0..s.min(2) {
+                it.x_load(c, j);
+            }
+        }
+        it
+    }
+
+    /// Whether iteration i's bit is kept by its core, which runs iteration i + p.
+    fn kept(&self, i: usize) -> bool {
+        self.top_bit && i + self.set.p < self.set.s
+    }
+
+    /// One past the last position of block k.
+    fn end(&self, k: usize) -> usize {
+        self.starts.get(k + 1).copied().unwrap_or(self.set.s + 1)
+    }
+
+    fn x_load(&self, c: &mut Code, j: usize) {
+        let set = self.set;
+        c.load(
+            self.core,
+            set.x_reg(j),
+            set.x_at + j as Addr,
+            Traffic::Operand,
+        );
+    }
+
+    /// The row P's `Mul`s up to word `upto`, each X word loaded two ahead.
+    fn p_mul(&mut self, c: &mut Code, upto: usize) {
+        let s = self.set.s;
+        while self.p_muls < s && self.p_muls <= upto {
+            let j = self.p_muls;
+            c.mul(
+                self.core,
+                Regs::low(self.set.regs.p, j),
+                self.set.x_reg(j),
+                Y,
+            );
+            if self.load_x && j + 2 < s {
+                self.x_load(c, j + 2);
+            }
+            self.p_muls += 1;
+        }
+    }
+
+    /// The words of M up to `upto`.
+    fn m_load(&mut self, c: &mut Code, upto: usize) {
+        let set = self.set;
+        while self.m_loaded < set.s && self.m_loaded <= upto {
+            let j = self.m_loaded;
+            c.load(
+                self.core,
+                set.m_reg(j),
+                set.m_at + j as Addr,
+                Traffic::Operand,
+            );
+            self.m_loaded += 1;
+        }
+    }
+
+    fn p_word(&self, t: usize) -> Reg {
+        self.set.regs.row_word(self.set.regs.p, t)
+    }
+
+    fn q_word(&self, t: usize) -> Reg {
+        self.set.regs.row_word(self.set.regs.q, t)
+    }
+
+    fn u_word(&self, t: usize) -> Reg {
+        if self.fresh {
+            self.p_word(t)
+        } else {
+            self.set.regs.u + t as Reg
+        }
+    }
+
+    /// Where Z_t of the previous iteration is (t = s: its bit, when it travels).
+    fn z_src(&self, t: usize) -> Option<Addr> {
+        if t < self.set.s {
+            Some(self.set.z_at(self.i - 1, t))
+        } else if self.top_bit && !self.kept(self.i - 1) {
+            Some(self.set.e_at(self.i - 1))
+        } else {
+            None
+        }
+    }
+
+    /// The register of Z_t (ZERO when it does not come).
+    fn z_reg(&self, t: usize) -> Reg {
+        if self.z_src(t).is_some() {
+            self.set.regs.z + t as Reg
+        } else {
+            ZERO
+        }
+    }
+
+    /// The row P = X Y_i, which needs no word of Z and so runs while the core waits for
+    /// the previous one (seed 002 sec. 4, Table 1's `Mul`s and additions of X Y_i): its
+    /// `Mul`s, the bit this core kept from iteration i - p, the chain; then the next Y
+    /// and the words of M. The first iteration runs its row P with the other chains
+    /// instead ([`RowIteration::u_block`]).
+    fn row_p(&mut self, c: &mut Code) {
+        let (set, core, i) = (self.set, self.core, self.i);
+        let (s, p) = (set.s, set.p);
+        if self.fresh {
+            return;
+        }
+        self.p_mul(c, s);
+        if i >= p && self.kept(i - p) {
+            // H_(s-p) + e <= 2^w - 1 (see `generate_rows`).
+            let h = Regs::high(set.regs.p, s - p);
+            c.add(core, h, h, EKEEP);
+        }
+        for t in 1..=s {
+            c.emit(core, set.regs.row_op(set.regs.p, t, t == 1));
+        }
+        if i + p < s {
+            c.load(core, Y, set.y_at + (i + p) as Addr, Traffic::Operand);
+        }
+        if !set.res.m {
+            for j in 0..s {
+                c.load(core, set.m_reg(j), set.m_at + j as Addr, Traffic::Operand);
+            }
+        }
+    }
+
+    /// The words of 2^(w s) - M of the last iteration's core, for its part of the
+    /// conditional subtraction (seed 002 sec. 4, "a conditional substraction"), made
+    /// while it waits for the words of Z: 2^w - 1 is the low half of M_0 M'
+    /// (M_0 M' = -1 mod 2^w), then N_0 = 2^w - M_0, N_j = (2^w - 1) - M_j. In the last
+    /// iteration each block's go just ahead of that block ([`RowIteration::block`]);
+    /// when the last iteration's core has an earlier iteration (i = s - 1 - p), they
+    /// are made there instead, after its loads of M (M does not change), where the core
+    /// waits anyway. `shared`: the last iteration is not split ([`split`]).
+    fn negation(&mut self, c: &mut Code, shared: bool) {
+        let set = self.set;
+        let (s, p) = (set.s, set.p);
+        let early = s > p + 1;
+        let here = shared && ((self.last && !early) || (early && self.i + p + 1 == s));
+        if here {
+            self.negate = std::iter::once(Instr::Mul {
+                rd: ONES,
+                rj: set.m_reg(0),
+                rk: MP,
+            })
+            .chain((set.own_from..s).map(|j| set.neg_m_word(j)))
+            .collect();
+        }
+        if !self.last {
+            c.in_loop = false;
+            while let Some(instr) = self.negate.pop_front() {
+                c.emit(self.core, instr);
+            }
+            c.in_loop = true;
+        }
+    }
+
+    /// Block k of the iteration (positions [lo, hi)), low blocks first so that Z'_0,
+    /// Z'_1, ... leave early (seed 002 sec. 4: "each word is transferred to core-2 as
+    /// soon as it is generated"): the words of 2^(w s) - M it needs, U, the first block
+    /// of Q when k = 0, W, the last iteration's chain D, and the next block of Q before
+    /// the wait for the next words of Z.
+    fn block(&mut self, c: &mut Code, k: usize) {
+        let hi = self.end(k);
+        let final_block = hi == self.set.s + 1;
+        // The last iteration: ONES and N_0 .. N_(hi-2), which this block's carry chain
+        // reads, ahead of the wait.
+        c.in_loop = false;
+        while self.negated < hi {
+            let Some(instr) = self.negate.pop_front() else {
+                break;
+            };
+            c.emit(self.core, instr);
+            self.negated += 1;
+        }
+        c.in_loop = true;
+        self.u_block(c, k);
+        if k == 0 {
+            self.q_block(c, 0);
+        }
+        self.w_block(c, k);
+        if self.last {
+            self.d_block(c, k);
+        }
+        if !final_block {
+            self.q_block(c, k + 1);
+        }
+    }
+
+    /// U = Z + P on block k (seed 002 Table 1, the addition of Z), with T = U_0 M'
+    /// (Alg. 1, line 3) as soon as U_0 is made. The first iteration (Z = 0, U = P) runs
+    /// the row P's chain here instead, cut as U would be, its `Mul`s one word ahead, so
+    /// that T and the first words come first.
+    fn u_block(&mut self, c: &mut Code, k: usize) {
+        let (set, core) = (self.set, self.core);
+        let regs = &set.regs;
+        let (lo, hi) = (self.starts[k], self.end(k));
+        let final_block = hi == set.s + 1;
+        if self.fresh {
+            if k == 0 {
+                self.p_mul(c, 1);
+                c.mul(core, T, self.p_word(0), MP);
+            }
+            let from = lo.max(1);
+            if from < hi {
+                if self.p_open {
+                    c.restore(core, CHAIN_U);
+                }
+                for t in from..hi {
+                    self.p_mul(c, t + 1);
+                    c.emit(core, regs.row_op(regs.p, t, t == 1));
+                    if t == from {
+                        c.flush(core);
+                    }
+                }
+                if !final_block {
+                    c.capture(core, CHAIN_U);
+                    self.p_open = true;
+                }
+            }
+            return;
+        }
+        if lo > 0 {
+            c.restore(core, CHAIN_U);
+        }
+        let load = |c: &mut Code, t: usize| {
+            if t < hi {
+                if let Some(addr) = self.z_src(t) {
+                    c.load(core, regs.z + t as Reg, addr, Traffic::Transfer);
+                }
+            }
+        };
+        load(c, lo);
+        load(c, lo + 1);
+        for t in lo..hi {
+            c.chain(core, t == 0, self.u_word(t), self.z_reg(t), self.p_word(t));
+            if t == lo {
+                c.flush(core);
+            }
+            if t == 1 && lo == 0 {
+                c.mul(core, T, self.u_word(0), MP);
+            }
+            load(c, t + 2);
+        }
+        if !final_block {
+            c.capture(core, CHAIN_U);
+        } else if self.top_bit {
+            c.adc(core, CTOP, ZERO, ZERO);
+        }
+        if k == 0 && hi == 1 {
+            c.mul(core, T, self.u_word(0), MP);
+        }
+    }
+
+    /// Q = M T on block k (seed 002 Table 1, the `Mul`s and additions of M T): its
+    /// `Mul`s one step ahead, its chain, and its carry folded into H_(hi-1) <= 2^w - 2
+    /// (no overflow) for the next block.
+    fn q_block(&mut self, c: &mut Code, k: usize) {
+        let (set, core) = (self.set, self.core);
+        let regs = &set.regs;
+        let (lo, hi) = (self.starts[k], self.end(k));
+        if k == 0 {
+            self.m_load(c, 2);
+            c.mul(core, Regs::low(regs.q, 0), set.m_reg(0), T);
+            self.q_muls = 1;
+        }
+        let from = lo.max(1);
+        for t in from..hi {
+            while self.q_muls < set.s && self.q_muls <= t + 1 {
+                let j = self.q_muls;
+                self.m_load(c, j + 2);
+                c.mul(core, Regs::low(regs.q, j), set.m_reg(j), T);
+                self.q_muls += 1;
+            }
+            c.emit(core, regs.row_op(regs.q, t, t == from));
+            if t == from {
+                c.flush(core);
+            }
+        }
+        if hi <= set.s && from < hi {
+            let h = Regs::high(regs.q, hi - 1);
+            c.adc(core, h, h, ZERO);
+        }
+    }
+
+    /// Sends W_t = Z'_(t-1) to the next iteration's core (seed 002 sec. 4: Z goes from
+    /// core to core through the data memory); in the last iteration, the words below
+    /// its own part of the final subtraction, to the cores that take them.
+    fn send(&self, c: &mut Code, t: usize) {
+        let (set, core) = (self.set, self.core);
+        if t >= 1 && !self.last {
+            c.store(
+                core,
+                set.regs.w + t as Reg,
+                set.z_at(self.i, t - 1),
+                Traffic::Transfer,
+            );
+        } else if t >= 1 && t - 1 < set.own_from {
+            c.in_loop = false;
+            c.store(
+                core,
+                set.regs.w + t as Reg,
+                set.z_at(self.i, t - 1),
+                Traffic::Epilogue,
+            );
+            c.in_loop = true;
+        }
+    }
+
+    /// W = U + Q on block k (seed 002 Table 1, Alg. 1's division by 2^w): W_t is
+    /// Z'_(t-1), sent as soon as it is made; the final block makes the iteration's bit
+    /// e and sends it when its core does not keep it.
+    fn w_block(&mut self, c: &mut Code, k: usize) {
+        let (set, core) = (self.set, self.core);
+        let regs = &set.regs;
+        let (lo, hi) = (self.starts[k], self.end(k));
+        let final_block = hi == set.s + 1;
+        if lo > 0 {
+            c.restore(core, CHAIN_W);
+        }
+        for t in lo..hi {
+            let rd = if t == 0 { JUNK } else { regs.w + t as Reg };
+            c.chain(core, t == 0, rd, self.u_word(t), self.q_word(t));
+            if t == lo {
+                c.flush(core);
+            }
+            if t > lo {
+                self.send(c, t - 1);
+            }
+        }
+        let kept = self.kept(self.i);
+        if !final_block {
+            c.capture(core, CHAIN_W);
+        } else if self.top_bit {
+            let from = if self.fresh { ZERO } else { CTOP };
+            c.adc(core, if kept { EKEEP } else { EOUT }, from, ZERO);
+        }
+        self.send(c, hi - 1);
+        if final_block && self.top_bit && !kept && !self.last {
+            c.store(core, EOUT, set.e_at(self.i), Traffic::Transfer);
+        }
+    }
+
+    /// The last iteration's part of the conditional subtraction on block k (seed 002
+    /// sec. 4): the carry chain of Z + (2^(w(s+1)) - M) on the new words, whose carry
+    /// out of the top is the selector.
+    fn d_block(&mut self, c: &mut Code, k: usize) {
+        let (set, core) = (self.set, self.core);
+        let regs = &set.regs;
+        let (lo, hi) = (self.starts[k], self.end(k));
+        let final_block = hi == set.s + 1;
+        c.in_loop = false;
+        let from = lo.max(1).max(set.own_from + 1);
+        if self.d_open && from < hi {
+            c.restore(core, CHAIN_D);
+        } else if from < hi && set.own_from > 0 {
+            set.carry_in(c, core, set.parts - 1);
+        }
+        for t in from..hi {
+            let j = t - 1;
+            let rd = regs.d + j as Reg;
+            c.chain(core, j == 0, rd, regs.w + t as Reg, regs.n + j as Reg);
+            if t == from {
+                c.flush(core);
+            }
+        }
+        if final_block {
+            let e = if self.top_bit { EOUT } else { ZERO };
+            // Z_s + (2^w - 1): the top word of 2^(w(s+1)) - M.
+            c.adc(core, JUNK, e, ONES);
+            c.adc(core, SEL, ZERO, ZERO);
+            if set.split {
+                c.store(core, SEL, set.sel_at, Traffic::Epilogue);
+            }
+        } else if from < hi {
+            c.capture(core, CHAIN_D);
+            self.d_open = true;
+        }
+        c.in_loop = true;
+    }
+
+    /// Ends the iteration: the first iteration's load of its core's next Y, and in the
+    /// last iteration its core's result words (seed 002 sec. 4, "a conditional
+    /// substraction"): Result = Z + SEL (2^(w s) - M) mod 2^(w s), Z - M when Z >= M,
+    /// else Z. The words of Z + (2^(w s) - M) are made, so each result word is
+    /// Z_j + SEL E_j with E_j = D_j - Z_j mod 2^w: no carry, one `Mul`, one `Add` (and a
+    /// store with write-back).
+    fn finish(&mut self, c: &mut Code) {
+        let (set, core, i) = (self.set, self.core, self.i);
+        if self.fresh && i + set.p < set.s {
+            c.load(core, Y, set.y_at + (i + set.p) as Addr, Traffic::Operand);
+        }
+        c.flush(core);
+        if self.last {
+            c.in_loop = false;
+            c.age = set.s as u32;
+            let z = |j: usize| set.regs.w + (j + 1) as Reg;
+            set.own_result(c, core, &z);
+        }
+        c.age = i as u32;
+    }
 }
 
 /// Method-I in column form (seed 002, Alg. 1 word by word, as sec. 4 describes core-1

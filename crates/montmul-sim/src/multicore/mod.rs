@@ -159,33 +159,22 @@ pub fn simulate(
     x: &BigUint,
     y: &BigUint,
 ) -> Result<Report, SimError> {
-    simulate_blocks(config, method_one::BLOCK, m, x, y)
+    simulate_blocks(config, method_one::Block::default(), m, x, y)
 }
 
-/// [`simulate`], with method-I's carry chains cut every `block` positions (see
-/// [`method_one`]; [`simulate`] uses [`method_one::BLOCK`]), or method-I in column form
-/// when `block` is [`method_one::COLUMNS`] ([`method_one::generate_columns`]). Other
-/// methods ignore it.
+/// [`simulate`], with method-I in the form `block` says: its carry chains cut every n
+/// positions for [`method_one::Block::Rows`]`(n)` (see [`method_one`]; [`simulate`]
+/// uses [`method_one::BLOCK`]), or the column form for [`method_one::Block::Columns`]
+/// ([`method_one::generate_columns`]). Other methods ignore it.
 pub fn simulate_blocks(
     config: &Config,
-    block: usize,
+    block: method_one::Block,
     m: &BigUint,
     x: &BigUint,
     y: &BigUint,
 ) -> Result<Report, SimError> {
     config.validate()?;
-    if m.bits() < 2 || !m.bit(0) {
-        return Err(SimError::InvalidModulus);
-    }
-    if m.bits() != u64::from(config.bits) {
-        return Err(SimError::param(
-            "bits",
-            format!("the modulus has {} bits, not {}", m.bits(), config.bits),
-        ));
-    }
-    if x >= m || y >= m {
-        return Err(SimError::OperandTooLarge);
-    }
+    crate::check::operands_fit(config.bits, m, x, y)?;
     let (w, s) = (config.word, config.words());
     let words = OperandWords::new(config, m, x, y);
     let ops = words.operands();
@@ -328,7 +317,7 @@ mod trace {
             if method == Method::MethodI {
                 let blocks: Vec<u64> = (2..=10)
                     .map(|b| {
-                        simulate_blocks(&config, b, &m, &x, &y)
+                        simulate_blocks(&config, method_one::Block::Rows(b), &m, &x, &y)
                             .unwrap()
                             .stats
                             .cycles
@@ -338,7 +327,8 @@ mod trace {
                 let columns: Vec<u64> = (2..=8)
                     .map(|cores| {
                         let config = Config { cores, ..config };
-                        let r = simulate_blocks(&config, method_one::COLUMNS, &m, &x, &y).unwrap();
+                        let r = simulate_blocks(&config, method_one::Block::Columns, &m, &x, &y)
+                            .unwrap();
                         let want =
                             crate::check::core_product(&m, &x, &y, r.r_bits, config.word).unwrap();
                         assert_eq!(r.product, want);
@@ -371,10 +361,14 @@ mod trace {
         };
         let words = OperandWords::new(&config, &m, &x, &y);
         let ops = words.operands();
-        let block = std::env::var("TRACE_BLOCK")
+        let block = match std::env::var("TRACE_BLOCK")
             .ok()
             .and_then(|v| v.parse().ok())
-            .unwrap_or(method_one::BLOCK);
+        {
+            Some(0) => method_one::Block::Columns,
+            Some(n) => method_one::Block::Rows(n),
+            None => method_one::Block::default(),
+        };
         let prog = program::generate(&config, &ops, block).unwrap();
         let (bundles, _) =
             schedule::pack(&prog.cores, prog.registers, &prog.in_loop, &prog.urgency).unwrap();

@@ -43,7 +43,7 @@
 
 use super::emit::Emit;
 use super::isa::{Addr, Instr, Reg, Traffic};
-use super::{Config, Method};
+use super::{method_one, Config, Method};
 use crate::SimError;
 
 /// Named registers of the datapath in every core, beside the S_rf registers that hold
@@ -52,10 +52,10 @@ use crate::SimError;
 pub const SCRATCH_REGISTERS: usize = 24;
 
 // The scratch registers. `Mul` writes a pair (r, r + 1).
-const ZERO: Reg = 0;
-const MP: Reg = 1;
-const Y: Reg = 2;
-const T: Reg = 3; // and 4: the high word of (Z_0 + X_0 Y_i) M', unused
+pub(super) const ZERO: Reg = 0;
+pub(super) const MP: Reg = 1;
+pub(super) const Y: Reg = 2;
+pub(super) const T: Reg = 3; // and 4: the high word of (Z_0 + X_0 Y_i) M', unused
 const L1: Reg = 5;
 const L2: Reg = 7;
 const S: Reg = 9;
@@ -243,8 +243,12 @@ pub struct Operands<'a> {
 }
 
 /// Generates the program of `config` for these operands (method-I with its carry chains
-/// cut every `block` positions: [`super::method_one`]).
-pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Program, SimError> {
+/// in the form `block` says: [`super::method_one`]).
+pub fn generate(
+    config: &Config,
+    ops: &Operands<'_>,
+    block: method_one::Block,
+) -> Result<Program, SimError> {
     let s = ops.m.len();
     let mut b = Builder {
         memory: Vec::new(),
@@ -258,7 +262,7 @@ pub fn generate(config: &Config, ops: &Operands<'_>, block: usize) -> Result<Pro
     let layout = Layout { x, y, m, mp, neg_m };
     let parts = match config.method {
         Method::SingleCore | Method::MethodII => b.sliced(config, s, &layout, ops.top_bit)?,
-        Method::MethodI => return super::method_one::generate(config, ops, block),
+        Method::MethodI => return method_one::generate(config, ops, block),
     };
     let loop_end: Vec<usize> = b.code.iter().map(Vec::len).collect();
     let blocks = Blocks::new(config.registers, s);

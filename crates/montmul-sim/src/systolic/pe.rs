@@ -35,18 +35,7 @@ impl Problem {
     /// Cuts `x`, `y`, `m` for `config`; fails on an even or short modulus, a modulus of
     /// another length than `config.bits`, or an operand not below `m`.
     pub fn new(config: &Config, m: &BigUint, x: &BigUint, y: &BigUint) -> Result<Self, SimError> {
-        if m.bits() < 2 || !m.bit(0) {
-            return Err(SimError::InvalidModulus);
-        }
-        if m.bits() != u64::from(config.bits) {
-            return Err(SimError::param(
-                "bits",
-                format!("the modulus has {} bits, not {}", m.bits(), config.bits),
-            ));
-        }
-        if x >= m || y >= m {
-            return Err(SimError::OperandTooLarge);
-        }
+        crate::check::operands_fit(config.bits, m, x, y)?;
         let (w, k) = (config.word, config.digit_bits());
         let e = config.words();
         let digits = |v: &BigUint, width: u32, count: usize| -> Vec<u64> {
