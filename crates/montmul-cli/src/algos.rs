@@ -1,6 +1,6 @@
 //! `montmul algos`: the table of every algorithm and kernel.
 
-use montmul::lab as kernel;
+use montmul::lab;
 use serde::Serialize;
 
 use crate::output::outln;
@@ -31,16 +31,16 @@ struct Row {
 /// What [`montmul::lab::Kernel::limb_counts`] says for the kernel `name` at its widest word.
 fn limb_counts(name: &str, words: &[u32]) -> Option<&'static [usize]> {
     match words.iter().max() {
-        Some(64) => kernel::by_name::<u64>(name).ok()?.limb_counts(),
-        Some(32) => kernel::by_name::<u32>(name).ok()?.limb_counts(),
-        Some(16) => kernel::by_name::<u16>(name).ok()?.limb_counts(),
-        _ => kernel::by_name::<u8>(name).ok()?.limb_counts(),
+        Some(64) => lab::by_name::<u64>(name).ok()?.limb_counts(),
+        Some(32) => lab::by_name::<u32>(name).ok()?.limb_counts(),
+        Some(16) => lab::by_name::<u16>(name).ok()?.limb_counts(),
+        _ => lab::by_name::<u8>(name).ok()?.limb_counts(),
     }
 }
 
 /// Prints the table (or JSON) of every kernel.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let rows: Vec<Row> = kernel::catalog()
+    let rows: Vec<Row> = lab::catalog()
         .into_iter()
         .map(|k| Row {
             name: k.name,

@@ -28,7 +28,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use montmul::arch::{Adx, Avx512Ifma, Mulx};
 use montmul::lab::algo::karatsuba;
-use montmul::lab::{self as kernel, Thresholds};
+use montmul::lab::{self, Thresholds};
 use montmul::mpn::Portable;
 use montmul::{Modulus, Reduction};
 
@@ -340,8 +340,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     if Adx::new().is_some() {
         eprintln!("mulx_from (Montgomery mul + sqr):");
-        let fixed = kernel::by_name::<u64>("cios-fixed")?;
-        let rows = kernel::by_name::<u64>("mulx-redc")?;
+        let fixed = lab::by_name::<u64>("cios-fixed")?;
+        let rows = lab::by_name::<u64>("mulx-redc")?;
         let sizes = (1..16).chain((16..=max.min(64)).step_by(4));
         let mut results = Vec::new();
         for s in sizes {
@@ -364,7 +364,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let mut results = Vec::new();
     for s in (8..=max).step_by(4) {
         let n = words.modulus(s);
-        let m = Modulus::with_kernel(&n, kernel::pick(&th, s, Reduction::Full), Reduction::Full)?;
+        let m = Modulus::with_kernel(&n, lab::pick(&th, s, Reduction::Full), Reduction::Full)?;
         let (fm, fs) = mul_plus_sqr(&m, &mut words, None);
         let (km, ks) = mul_plus_sqr(&m, &mut words, Some(&th));
         let name = m.engine().info().name;
@@ -377,13 +377,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
 
     if Avx512Ifma::new().is_some() {
         eprintln!("ifma_from (Montgomery mul + sqr):");
-        let amm = kernel::by_name::<u64>("amm52-ifma")?;
+        let amm = lab::by_name::<u64>("amm52-ifma")?;
         let sizes = (4..16).chain((16..=max).step_by(4));
         let mut results = Vec::new();
         for s in sizes {
             let n = words.modulus(s);
-            let m =
-                Modulus::with_kernel(&n, kernel::pick(&th, s, Reduction::Full), Reduction::Full)?;
+            let m = Modulus::with_kernel(&n, lab::pick(&th, s, Reduction::Full), Reduction::Full)?;
             let (om, os) = mul_plus_sqr(&m, &mut words, None);
             let name = m.engine().info().name;
             let m = Modulus::with_kernel(&n, amm, Reduction::Full)?;
@@ -398,7 +397,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         eprintln!("ifma_from: this CPU lacks AVX-512 IFMA, never");
     }
     eprintln!("generated (gen-cios against the pick above, Montgomery mul + sqr):");
-    let gen_cios = kernel::by_name::<u64>("gen-cios")?;
+    let gen_cios = lab::by_name::<u64>("gen-cios")?;
     let mut faster = Vec::new();
     for &s in gen_cios.limb_counts().unwrap_or_default() {
         if s > max {
@@ -407,7 +406,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let n = words.modulus(s);
         let m = Modulus::with_kernel(&n, gen_cios, Reduction::Full)?;
         let (gm, gs) = mul_plus_sqr(&m, &mut words, None);
-        let m = Modulus::with_kernel(&n, kernel::pick(&th, s, Reduction::Full), Reduction::Full)?;
+        let m = Modulus::with_kernel(&n, lab::pick(&th, s, Reduction::Full), Reduction::Full)?;
         let (pm, ps) = mul_plus_sqr(&m, &mut words, None);
         let name = m.engine().info().name;
         eprintln!(
@@ -421,7 +420,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 
     if Adx::new().is_some() {
         eprintln!("mulx_cios (mulx-cios against the pick above, Montgomery mul + sqr):");
-        let mulx_cios = kernel::by_name::<u64>("mulx-cios")?;
+        let mulx_cios = lab::by_name::<u64>("mulx-cios")?;
         let mut faster = Vec::new();
         for &s in mulx_cios.limb_counts().unwrap_or_default() {
             if s > max {
@@ -430,8 +429,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             let n = words.modulus(s);
             let m = Modulus::with_kernel(&n, mulx_cios, Reduction::Full)?;
             let (xm, xs) = mul_plus_sqr(&m, &mut words, None);
-            let m =
-                Modulus::with_kernel(&n, kernel::pick(&th, s, Reduction::Full), Reduction::Full)?;
+            let m = Modulus::with_kernel(&n, lab::pick(&th, s, Reduction::Full), Reduction::Full)?;
             let (pm, ps) = mul_plus_sqr(&m, &mut words, None);
             let name = m.engine().info().name;
             eprintln!(
@@ -448,7 +446,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 
     eprintln!("with these thresholds, ns per operation (full reduction):");
     eprintln!("   bits   cios mul   cios sqr   auto mul   auto sqr  auto sqr/mul");
-    let cios = kernel::by_name::<u64>("cios")?;
+    let cios = lab::by_name::<u64>("cios")?;
     for bits in [256usize, 512, 1024, 2048, 3072, 4096] {
         let s = bits / 64;
         if s > max {
@@ -457,7 +455,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let n = words.modulus(s);
         let m = Modulus::with_kernel(&n, cios, Reduction::Full)?;
         let (cm, cs) = mul_plus_sqr(&m, &mut words, None);
-        let m = Modulus::with_kernel(&n, kernel::pick(&th, s, Reduction::Full), Reduction::Full)?;
+        let m = Modulus::with_kernel(&n, lab::pick(&th, s, Reduction::Full), Reduction::Full)?;
         let (am, asq) = mul_plus_sqr(&m, &mut words, None);
         eprintln!(
             "  {bits:>5} {cm:>10.1} {cs:>10.1} {am:>10.1} {asq:>10.1}  {:>11.2}",

@@ -9,7 +9,7 @@ mod cases;
 use std::path::{Path, PathBuf};
 
 use montmul::generated::{self, *};
-use montmul::lab as kernel;
+use montmul::lab;
 use montmul::{Modulus, Reduction};
 use montmul_gen::{generate, Algo, Function, Lang, Spec, Word};
 use montmul_testkit::num_bigint::BigUint;
@@ -68,7 +68,7 @@ type Sqr<const S: usize> = fn(&mut [u64; S], &[u64; S], &[u64; S], u64);
 fn check<const S: usize>(algo: &str, bits: u32, mul: Mul<S>, sqr: Sqr<S>) {
     let spec = spec(algo, bits);
     assert_eq!(spec.limbs(), S);
-    let cios = kernel::by_name::<u64>("cios").expect("montmul has cios");
+    let cios = lab::by_name::<u64>("cios").expect("montmul has cios");
     let array = |x: &BigUint| -> [u64; S] { cases::limbs(&spec, x).try_into().expect("S limbs") };
     let value = |r: &[u64; S]| -> BigUint {
         r.iter()

@@ -3,7 +3,7 @@
 //! and the constant-time property of `pow`: its steps and table reads do not depend on
 //! the exponent's bits.
 
-use montmul::lab as kernel;
+use montmul::lab;
 use montmul::lab::exp::{self, Step};
 use montmul::{Limb, Modulus, Reduction, Residue};
 use montmul_testkit::num_bigint::BigUint;
@@ -58,7 +58,7 @@ fn check_pow<L: Limb>(seed: u64, bits: u32, max_exp_len: usize) {
     let exps = exponents(&mut rng, max_exp_len);
     for name in ["auto", "cios"] {
         for r in Reduction::ALL {
-            let k = kernel::by_name::<L>(name).expect("registered");
+            let k = lab::by_name::<L>(name).expect("registered");
             let m = Modulus::with_kernel(&kit::to_limbs::<L>(&n, s), k, r).unwrap();
             for b in &bases {
                 let x = Residue::new(&m, &kit::to_limbs::<L>(b, m.limbs())).unwrap();
@@ -134,7 +134,7 @@ fn pow_steps_do_not_depend_on_the_exponent_bits() {
     let mut rng = TestRng::new(99);
     let n = kit::random_modulus(&mut rng, 512);
     for r in Reduction::ALL {
-        let m = Modulus::with_kernel(&kit::to_limbs::<u64>(&n, 8), kernel::default(), r).unwrap();
+        let m = Modulus::with_kernel(&kit::to_limbs::<u64>(&n, 8), lab::default(), r).unwrap();
         let base = Residue::new(
             &m,
             &kit::to_limbs::<u64>(&kit::random_below(&mut rng, &n), m.limbs()),
@@ -209,7 +209,7 @@ fn check_digit_path(rng: &mut TestRng, n: &BigUint, max_exp_len: usize) {
     }
     for name in ["amm52-ifma", "auto"] {
         for r in Reduction::ALL {
-            let k = kernel::by_name::<u64>(name).expect("registered");
+            let k = lab::by_name::<u64>(name).expect("registered");
             let m = Modulus::with_kernel(&kit::to_limbs::<u64>(n, s), k, r).unwrap();
             if name == "amm52-ifma" || m.limbs() >= 10 {
                 assert!(on_digits(&m), "{name} {r} {} bits", n.bits());
@@ -303,10 +303,10 @@ fn ifma_digit_path_steps_do_not_depend_on_the_exponent_bits() {
         for r in Reduction::ALL {
             let s = (bits as usize).div_ceil(64);
             let limbs = kit::to_limbs::<u64>(&n, s);
-            let ifma = kernel::by_name::<u64>("amm52-ifma").unwrap();
+            let ifma = lab::by_name::<u64>("amm52-ifma").unwrap();
             let m = Modulus::with_kernel(&limbs, ifma, r).unwrap();
             assert!(on_digits(&m));
-            let limb_m = Modulus::with_kernel(&limbs, kernel::by_name("cios").unwrap(), r).unwrap();
+            let limb_m = Modulus::with_kernel(&limbs, lab::by_name("cios").unwrap(), r).unwrap();
             assert!(!on_digits(&limb_m));
             let x = kit::random_below(&mut rng, &n);
             let base = Residue::new(&m, &kit::to_limbs::<u64>(&x, m.limbs())).unwrap();

@@ -5,7 +5,7 @@
 
 use montmul::arch::{Adx, Avx512Ifma, Mulx};
 use montmul::fixed::{self, Fixed};
-use montmul::lab as kernel;
+use montmul::lab;
 use montmul::lab::algo::karatsuba;
 use montmul::mpn::Portable;
 use montmul::{Error, Modulus, Reduction};
@@ -135,7 +135,7 @@ fn check_fixed<const N: usize>() {
                     )
                 ),
             }
-            let k = kernel::by_name::<u64>("cios-fixed").expect("registered");
+            let k = lab::by_name::<u64>("cios-fixed").expect("registered");
             let m = Modulus::with_kernel(&limbs, k, r).expect("valid modulus");
             check_all(&mut rng, &m, &n, None);
         }
@@ -180,7 +180,7 @@ fn unspecialised_sizes() {
         assert!(fixed::specialised(s).is_none());
         let n = kit::random_modulus(&mut rng, 64 * s as u32 - 5);
         for r in Reduction::ALL {
-            let k = kernel::by_name::<u64>("cios-fixed").expect("registered");
+            let k = lab::by_name::<u64>("cios-fixed").expect("registered");
             let m = Modulus::with_kernel(&kit::to_limbs::<u64>(&n, s), k, r).unwrap();
             check_all(&mut rng, &m, &n, None);
         }
@@ -190,7 +190,7 @@ fn unspecialised_sizes() {
 /// Karatsuba with its tuned thresholds, below, at and above each of them.
 #[test]
 fn karatsuba_around_its_thresholds() {
-    let th = kernel::TUNED;
+    let th = lab::TUNED;
     let mut sizes = vec![1, 2, 3];
     for t in [th.karatsuba_mul_base, th.karatsuba_sqr_base] {
         let t = t.min(200);
@@ -200,7 +200,7 @@ fn karatsuba_around_its_thresholds() {
     sizes.sort();
     sizes.dedup();
     let mut rng = TestRng::new(5);
-    let k = kernel::by_name::<u64>("karatsuba").expect("registered");
+    let k = lab::by_name::<u64>("karatsuba").expect("registered");
     for s in sizes {
         let n = kit::random_modulus(&mut rng, 64 * s as u32);
         for r in Reduction::ALL {
@@ -215,7 +215,7 @@ fn karatsuba_around_its_thresholds() {
 #[test]
 fn karatsuba_with_small_bases() {
     let mut rng = TestRng::new(6);
-    let k = kernel::by_name::<u64>("karatsuba").expect("registered");
+    let k = lab::by_name::<u64>("karatsuba").expect("registered");
     for base in [2, 3, 5] {
         for s in [2, 3, 4, 5, 7, 8, 11, 16, 17, 33] {
             for n in [
@@ -234,9 +234,9 @@ fn karatsuba_with_small_bases() {
 /// `auto` resolves once per modulus to the kernel the threshold table names.
 #[test]
 fn auto_picks_by_size_policy_and_word() {
-    let auto = kernel::by_name::<u64>("auto").expect("registered");
-    assert_eq!(kernel::default::<u64>().info().name, "auto");
-    let th = kernel::TUNED;
+    let auto = lab::by_name::<u64>("auto").expect("registered");
+    assert_eq!(lab::default::<u64>().info().name, "auto");
+    let th = lab::TUNED;
     let (adx, ifma) = (Adx::new().is_some(), Avx512Ifma::new().is_some());
     for s in [1, 4, 5, 6, 8, 9, 10, 16, 32, 40, 64, 65, 100, 256] {
         for r in Reduction::ALL {
@@ -264,7 +264,7 @@ fn auto_picks_by_size_policy_and_word() {
             };
             assert_eq!(m.engine().info().name, want, "{s} limbs {r}");
             assert_eq!(m.kernel().info().name, "auto");
-            assert_eq!(kernel::pick(&th, s, r).info().name, want);
+            assert_eq!(lab::pick(&th, s, r).info().name, want);
         }
     }
     let m = Modulus::<u32>::new(&[0xffff_fffb, 7]).unwrap();
@@ -277,7 +277,7 @@ fn auto_picks_by_size_policy_and_word() {
 fn dispatchers_called_directly_agree() {
     let mut rng = TestRng::new(0xd15);
     for name in ["auto", "cios-fixed", "karatsuba", "gen-cios"] {
-        let k = kernel::by_name::<u64>(name).expect("registered");
+        let k = lab::by_name::<u64>(name).expect("registered");
         let n = kit::random_modulus(&mut rng, 256);
         let m = Modulus::with_kernel(&kit::to_limbs::<u64>(&n, 4), k, Reduction::Full).unwrap();
         let a = kit::random_below(&mut rng, &n);
@@ -310,7 +310,7 @@ fn mulx_redc_sizes() {
         return;
     }
     let mut rng = TestRng::new(8);
-    let k = kernel::by_name::<u64>("mulx-redc").expect("registered");
+    let k = lab::by_name::<u64>("mulx-redc").expect("registered");
     for s in (1..=20).chain([24, 25, 31, 32, 33, 48, 49, 64, 65]) {
         for n in moduli(&mut rng, s).into_iter().take(3) {
             for r in Reduction::ALL {
@@ -349,7 +349,7 @@ fn squaring_every_size_to_70() {
         for n in mods {
             let limbs = kit::to_limbs::<u64>(&n, s);
             for name in &names {
-                let k = kernel::by_name::<u64>(name).expect("registered");
+                let k = lab::by_name::<u64>(name).expect("registered");
                 for r in Reduction::ALL {
                     let m = Modulus::with_kernel(&limbs, k, r).unwrap();
                     let w = m.limbs();

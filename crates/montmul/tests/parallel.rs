@@ -1,6 +1,6 @@
 //! Method-II on threads and the rayon batches against the num-bigint oracle.
 
-use montmul::lab as kernel;
+use montmul::lab;
 use montmul::parallel::{mont_mul_split, mul_batch, pow_batch, threads_used};
 use montmul::{Limb, Modulus, Reduction, Residue};
 use montmul_testkit::num_bigint::BigUint;
@@ -83,7 +83,7 @@ fn batches_match_one_by_one() {
     let n = kit::random_modulus(&mut rng, 512);
     let m = Modulus::<u64>::with_kernel(
         &kit::to_limbs(&n, 8),
-        kernel::default::<u64>(),
+        lab::default::<u64>(),
         Reduction::Full,
     )
     .unwrap();
