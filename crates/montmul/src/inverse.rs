@@ -73,10 +73,11 @@ pub(crate) fn inv_ct<L: Limb>(x: &[L], n: &[L], bits: u32) -> (Vec<L>, L) {
     let mut nb = vec![0u64; t + 1];
     let mut nu = vec![0u64; t + 1];
     let mut nv = vec![0u64; t + 1];
-    for _ in 0..(2 * bits as usize)
+    // The paper's bound (module doc); bits >= 1 for an odd n.
+    let rounds = (2 * bits as usize)
         .saturating_sub(1)
-        .div_ceil(STEPS as usize)
-    {
+        .div_ceil(STEPS as usize);
+    for _ in 0..rounds {
         let (a_approx, b_approx) = approximate(&a, &b);
         let [mut f0, mut g0, mut f1, mut g1] = steps(a_approx, b_approx);
         // Exact divisions by 2^31; the results are in (-max(a, b), max(a, b)).
