@@ -1,66 +1,294 @@
-//! Modular inverse modulo an odd n: a constant-time binary extended GCD for secrets, and
-//! a variable-time one for public values.
+//! Modular inverse modulo an odd n: a constant-time binary GCD for secrets, and a
+//! variable-time one for public values.
 //!
-//! Both keep `a = u x (mod n)` and `b = v x (mod n)`, starting from `a = x, u = 1` and
-//! `b = n, v = 0`, and shrink `a` and `b` by binary steps (halving the even one, or
-//! replacing the larger of two odd ones by their difference) until `a = 0`; then
-//! `b = gcd(x, n)`, and when it is 1, `v = x^-1 mod n`. Dividing a coefficient by 2
-//! mod n is `u / 2` for even u and `(u - 1) / 2 + (n + 1) / 2` for odd u (n is odd).
+//! Both keep two pairs `(a, u)` and `(b, v)` with `a x = u y` and `b x = v y (mod n)`
+//! (y the value to invert, x = 1), starting from `a = y, u = 1` and `b = n, v = 0`, and
+//! shrink `a` and `b` by binary steps (halving an even `a`, or replacing the larger of
+//! two odd values by their difference, halved) until `a = 0`; then `b = gcd(y, n)`, and
+//! when it is 1, `v = y^-1 mod n`.
 //!
-//! [`inv_ct`] is Niels Möller's constant-time variant, GMP's `mpn_sec_invert`
-//! (`mpn/generic/sec_invert.c`, 2013; the same scheme as BoringSSL's
-//! `bn_mod_inverse_consttime` with one coefficient pair): one step per iteration, every
-//! step computed in full and kept with masks, and a fixed count of `2 * bits(n)`
-//! iterations. Why that count suffices: each iteration at least halves the product
-//! `a b` (`a' = (a - b)/2` with `b` kept, `a' = (b - a)/2, b' = a` after a swap, or
-//! `a' = a/2`), and `a b < n^2 < 2^(2 bits)` at the start, so after `2 bits` iterations
-//! `a b < 1`, i.e. `a = 0`. Extra iterations once `a = 0` change neither `b` nor `v`.
+//! [`inv_ct`] is Thomas Pornin's optimized binary GCD ("Optimized Binary GCD for Modular
+//! Inversion", IACR eprint 2020/972, Algorithm 2, with k = 32: the scheme of BearSSL's
+//! inversion and crypto-bigint's `bingcd`). Each outer iteration builds one 64-bit word
+//! per value, `a~ = (a mod 2^31) + 2^31 floor(a / 2^(len - 33))` with
+//! `len = max(len(a), len(b), 64)` (the low 31 bits and the top 33 bits; the exact value
+//! when `len = 64`), runs 31 binary steps on those words alone, recording them as a 2x2
+//! matrix of signed factors `(f0 g0; f1 g1)`, and then applies the matrix to the full
+//! values: `a <- (a f0 + b g0) / 2^31`, `b <- (a f1 + b g1) / 2^31` (exact divisions: the
+//! low 31 bits that drove every parity choice are exact), negating a row when its
+//! result is negative, and `u <- (u f0 + v g0) / 2^31 mod n` likewise for v, the
+//! division being Montgomery's (add the multiple of n that clears the low 31 bits).
+//!
+//! Iteration count (the paper's Section 3 bound, also crypto-bigint's): every outer
+//! iteration lowers `len(a) + len(b)` by at least 31 (k - 1) until `a = 0`, even when the
+//! approximate words picked a "wrong" subtraction (the result then goes negative and is
+//! negated), and `len(a) + len(b) <= 2 bits(n)` at the start while the end state
+//! (`a = 0`, `b = 1`) has length sum 1. So `ceil((2 bits(n) - 1) / 31)` outer iterations
+//! suffice; once `a = 0` further iterations leave `b` and `v` unchanged (a zero `a~` is
+//! even: only halvings, so `(f1, g1) = (0, 2^31)` and `v <- v 2^31 / 2^31`).
+//!
+//! Factor bounds: after j inner steps `|f0| + |g0| <= 2^j` and `|f1| + |g1| <= 2^j`
+//! (a subtraction adds two such sums, a doubling doubles one), so after 31 steps every
+//! factor fits an `i64` with room, `|a f0 + b g0| <= 2^31 max(a, b)`, and the new `a`
+//! and `b` are below `max(a, b)` in absolute value: they fit the same words.
+//!
+//! Full values are held in `u64` words converted from the limbs (the conversion only
+//! depends on the public limb count), whatever the limb type.
 //!
 //! [`inv_vartime`] is the plain loop (HAC 14.61 with the coefficients kept mod n), which
 //! stops when `a = 0` and branches on the values: for public inputs only.
 
 use crate::{ct, Limb};
 
+/// Inner steps per outer iteration (k - 1 in the paper, k = 32).
+const STEPS: u32 = 31;
+
+/// `2^31 - 1`: the low bits of an approximate word that are exact.
+const LOW: u64 = (1 << STEPS) - 1;
+
 /// `x^-1 mod n` for `x < n` and odd `n`, both `s` limbs; `bits` is n's bit length.
 /// Returns the inverse (0 when there is none) and 1 when it exists, else 0 (for x = 0
 /// and whenever gcd(x, n) > 1).
 ///
-/// Constant-time in x and n: `2 * bits` iterations of the same word operations, all
-/// choices by masks. Only `bits` and the limb count are public.
+/// Constant-time in x and n: `ceil((2 bits - 1) / 31)` outer iterations of the same
+/// word operations, all choices by masks. Only `bits` and the limb count are public.
 pub(crate) fn inv_ct<L: Limb>(x: &[L], n: &[L], bits: u32) -> (Vec<L>, L) {
     let s = n.len();
-    let mut a = x.to_vec();
-    let mut b = n.to_vec();
-    let mut u = vec![L::ZERO; s];
-    u[0] = L::ONE;
-    let mut v = vec![L::ZERO; s];
-    let half = half_up(n);
-    for _ in 0..2 * bits as usize {
-        let odd = ct::mask(a[0].and(L::ONE));
-        // If a is odd: a -= b. A borrow means a < b: then swap roles (below).
-        let swap = ct::sub_masked(&mut a, &b, odd);
-        let swap_mask = ct::mask(swap);
-        // b + (a - b) = a (mod 2^(w s)): b takes the old a.
-        ct::add_masked(&mut b, &a, swap_mask);
-        // a - b < 0 became 2^(w s) - (b - a): negate it to b - a.
-        negate_masked(&mut a, swap_mask);
-        // The coefficients follow: after the swap, v holds the old u ...
-        swap_masked(&mut u, &mut v, swap_mask);
-        // ... and u - v is the old v - u (swap) or the old u - v (no swap), mod n.
-        // Both below n, so the difference is above -n: one masked addition of n.
-        let borrow = ct::sub_masked(&mut u, &v, odd);
-        ct::add_masked(&mut u, n, ct::mask(borrow));
-        // a is even now (odd - odd, or already even): halve it and u.
-        shr1(&mut a, L::ZERO);
-        halve_mod(&mut u, &half);
+    let t = (s * L::BITS as usize).div_ceil(64);
+    let m = to_words(n, t);
+    let mut a = to_words(x, t);
+    let mut b = m.clone();
+    // u = 1 mod n: 0 when n = 1 (then every coefficient is 0 and stays below n).
+    let mut u = vec![0u64; t];
+    u[0] = !eq_mask(&m, 1) & 1;
+    let mut v = vec![0u64; t];
+    // -n^-1 mod 2^64 by Newton: n n = 1 (mod 8), and each step doubles the exact bits.
+    let mut inv = m[0];
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(m[0].wrapping_mul(inv)));
+    }
+    let minv = inv.wrapping_neg();
+    // One word more than the values: the sign, and the carries of n multiples.
+    let mut na = vec![0u64; t + 1];
+    let mut nb = vec![0u64; t + 1];
+    let mut nu = vec![0u64; t + 1];
+    let mut nv = vec![0u64; t + 1];
+    // The paper's bound (module doc); bits >= 1 for an odd n.
+    let rounds = (2 * bits as usize)
+        .saturating_sub(1)
+        .div_ceil(STEPS as usize);
+    for _ in 0..rounds {
+        let (a_approx, b_approx) = approximate(&a, &b);
+        let [mut f0, mut g0, mut f1, mut g1] = steps(a_approx, b_approx);
+        // Exact divisions by 2^31; the results are in (-max(a, b), max(a, b)).
+        combine(&mut na, &a, f0, &b, g0, &[], 0);
+        combine(&mut nb, &a, f1, &b, g1, &[], 0);
+        let neg_a = sign_mask(&na);
+        let neg_b = sign_mask(&nb);
+        negate_masked(&mut na, neg_a);
+        negate_masked(&mut nb, neg_b);
+        (f0, g0) = (
+            (f0 ^ neg_a).wrapping_sub(neg_a),
+            (g0 ^ neg_a).wrapping_sub(neg_a),
+        );
+        (f1, g1) = (
+            (f1 ^ neg_b).wrapping_sub(neg_b),
+            (g1 ^ neg_b).wrapping_sub(neg_b),
+        );
+        a.copy_from_slice(&na[..t]);
+        b.copy_from_slice(&nb[..t]);
+        // Coefficients: k = -(u f0 + v g0) n^-1 mod 2^31 makes the sum divisible by 2^31.
+        let k = u[0].wrapping_mul(f0).wrapping_add(v[0].wrapping_mul(g0));
+        combine(&mut nu, &u, f0, &v, g0, &m, k.wrapping_mul(minv) & LOW);
+        let k = u[0].wrapping_mul(f1).wrapping_add(v[0].wrapping_mul(g1));
+        combine(&mut nv, &u, f1, &v, g1, &m, k.wrapping_mul(minv) & LOW);
+        reduce_once(&mut nu, &m);
+        reduce_once(&mut nv, &m);
+        u.copy_from_slice(&nu[..t]);
+        v.copy_from_slice(&nv[..t]);
     }
     // b = gcd(x, n): 1 exactly when the inverse exists.
-    let mut one = vec![L::ZERO; s];
-    one[0] = L::ONE;
-    let ok = ct::eq(&b, &one);
-    ct::conditional_assign(&mut v, &vec![L::ZERO; s], ct::mask(ok.xor(L::ONE)));
-    wipe(&mut [&mut a, &mut b, &mut u]);
-    (v, ok)
+    let ok = eq_mask(&b, 1);
+    for w in v.iter_mut() {
+        *w &= ok;
+    }
+    let out = from_words::<L>(&v, s);
+    wipe(&mut [
+        &mut a, &mut b, &mut u, &mut v, &mut na, &mut nb, &mut nu, &mut nv,
+    ]);
+    (out, L::from_u64(ok & 1))
+}
+
+/// The limbs of `x` as `t` little-endian `u64` words (zero-padded).
+fn to_words<L: Limb>(x: &[L], t: usize) -> Vec<u64> {
+    let mut out = vec![0u64; t];
+    for (i, &l) in x.iter().enumerate() {
+        let bit = i * L::BITS as usize;
+        out[bit / 64] |= l.to_u64() << (bit % 64);
+    }
+    out
+}
+
+/// The first `s` limbs of the words `w`.
+fn from_words<L: Limb>(w: &[u64], s: usize) -> Vec<L> {
+    (0..s)
+        .map(|i| {
+            let bit = i * L::BITS as usize;
+            L::from_u64(w[bit / 64] >> (bit % 64))
+        })
+        .collect()
+}
+
+/// All ones when `x` is the small value `k`, else 0; constant-time.
+fn eq_mask(x: &[u64], k: u64) -> u64 {
+    let diff = x[1..].iter().fold(x[0] ^ k, |acc, &w| acc | w);
+    // (d | -d) has its top bit set exactly when d != 0.
+    ((diff | diff.wrapping_neg()) >> 63).wrapping_sub(1)
+}
+
+/// All ones when the two's-complement value `x` is negative, else 0.
+fn sign_mask(x: &[u64]) -> u64 {
+    ((x[x.len() - 1] as i64) >> 63) as u64
+}
+
+/// Leading zeros of `x` (64 for 0) without a branch or a data-dependent instruction
+/// count: a binary search by masks.
+fn leading_zeros_ct(mut x: u64) -> u32 {
+    let mut n = 0u64;
+    for shift in [32u32, 16, 8, 4, 2, 1] {
+        let top = x >> (64 - shift);
+        // 1 when the top `shift` bits are all zero.
+        let zero = ((top | top.wrapping_neg()) >> 63) ^ 1;
+        n += zero * shift as u64;
+        x = x ^ ((x ^ (x << shift)) & zero.wrapping_neg());
+    }
+    // x's top bit is set now unless x was 0.
+    (n + ((x >> 63) ^ 1)) as u32
+}
+
+/// The approximate words of `a` and `b` (`b` odd, so not both 0): exact when both are
+/// below 2^64, else the low 31 bits under the 33 bits from `len = max(len(a), len(b))`
+/// down. The top word and its lower neighbour are found by a scan over every word, the
+/// choices by masks.
+fn approximate(a: &[u64], b: &[u64]) -> (u64, u64) {
+    let (mut a_hi, mut a_lo, mut b_hi, mut b_lo) = (0u64, 0u64, 0u64, 0u64);
+    // All ones while every word above j is zero in both.
+    let mut above_zero = u64::MAX;
+    let mut high = 0u64;
+    for j in (0..a.len()).rev() {
+        let (a_next, b_next) = if j > 0 { (a[j - 1], b[j - 1]) } else { (0, 0) };
+        a_hi ^= (a_hi ^ a[j]) & above_zero;
+        b_hi ^= (b_hi ^ b[j]) & above_zero;
+        a_lo ^= (a_lo ^ a_next) & above_zero;
+        b_lo ^= (b_lo ^ b_next) & above_zero;
+        let w = a[j] | b[j];
+        if j > 0 {
+            high |= w;
+        }
+        above_zero &= ((w | w.wrapping_neg()) >> 63).wrapping_sub(1);
+    }
+    // Where some word above the first is nonzero, the top word pair holds bit len - 1
+    // in its high word, and len - 33 >= 32 > 31: the two parts do not overlap.
+    let big = (high | high.wrapping_neg()) >> 63;
+    let big = big.wrapping_neg();
+    let lz = leading_zeros_ct(a_hi | b_hi);
+    let top = |hi: u64, lo: u64| ((((hi as u128) << 64 | lo as u128) << lz) >> 95) as u64;
+    let a_approx = (a[0] & LOW) | (top(a_hi, a_lo) << STEPS);
+    let b_approx = (b[0] & LOW) | (top(b_hi, b_lo) << STEPS);
+    (
+        a[0] ^ ((a[0] ^ a_approx) & big),
+        b[0] ^ ((b[0] ^ b_approx) & big),
+    )
+}
+
+/// The 31 binary steps on the approximate words (`b` odd), as the matrix
+/// `[f0, g0, f1, g1]` (two's-complement `i64` in `u64`) with
+/// `(a', b') 2^31 = (f0 a + g0 b, f1 a + g1 b)` for the exact values whose low 31 bits
+/// these are. Each step: if a is odd, swap when a < b, then a -= b; then a /= 2 and
+/// (f1, g1) *= 2. Every choice by masks.
+fn steps(mut a: u64, mut b: u64) -> [u64; 4] {
+    let (mut f0, mut g0, mut f1, mut g1) = (1u64, 0u64, 0u64, 1u64);
+    for _ in 0..STEPS {
+        let odd = (a & 1).wrapping_neg();
+        let (_, lt) = a.overflowing_sub(b);
+        let swap = odd & (lt as u64).wrapping_neg();
+        let t = swap & (a ^ b);
+        (a, b) = (a ^ t, b ^ t);
+        let t = swap & (f0 ^ f1);
+        (f0, f1) = (f0 ^ t, f1 ^ t);
+        let t = swap & (g0 ^ g1);
+        (g0, g1) = (g0 ^ t, g1 ^ t);
+        // a >= b after the swap: no wrap.
+        a = a.wrapping_sub(b & odd);
+        f0 = f0.wrapping_sub(f1 & odd);
+        g0 = g0.wrapping_sub(g1 & odd);
+        a >>= 1;
+        f1 <<= 1;
+        g1 <<= 1;
+    }
+    [f0, g0, f1, g1]
+}
+
+/// `out = (x f + y g + z k) / 2^31` in two's complement over `x.len() + 1` words, for
+/// `f`, `g` two's-complement `i64` with `|f| + |g| <= 2^31`, `0 <= k < 2^31`, and a sum
+/// divisible by 2^31 (`z` empty for no third term). Per word the `i128` sum is below
+/// `3 * 2^95 + 2^34` in absolute value: no overflow.
+fn combine(out: &mut [u64], x: &[u64], f: u64, y: &[u64], g: u64, z: &[u64], k: u64) {
+    let (f, g, k) = (f as i64 as i128, g as i64 as i128, k as i128);
+    let mut carry: i128 = 0;
+    for i in 0..x.len() {
+        let mut acc = x[i] as i128 * f + y[i] as i128 * g + carry;
+        if !z.is_empty() {
+            acc += z[i] as i128 * k;
+        }
+        out[i] = acc as u64;
+        carry = acc >> 64;
+    }
+    let last = x.len();
+    // |sum| < 2^(64 last + 33): the carry fits the top word.
+    out[last] = carry as u64;
+    for i in 0..last {
+        out[i] = (out[i] >> STEPS) | (out[i + 1] << (64 - STEPS));
+    }
+    out[last] = ((out[last] as i64) >> STEPS) as u64;
+}
+
+/// `x` in (-n, 2n) (two's complement, one word more than n) to `x mod n` in [0, n):
+/// add n where negative, then subtract n where that does not borrow.
+fn reduce_once(x: &mut [u64], n: &[u64]) {
+    add_masked(x, n, sign_mask(x));
+    let mut borrow = 0u64;
+    for i in 0..x.len() {
+        let ni = if i < n.len() { n[i] } else { 0 };
+        let (d, b1) = x[i].overflowing_sub(ni);
+        let (d, b2) = d.overflowing_sub(borrow);
+        x[i] = d;
+        borrow = (b1 | b2) as u64;
+    }
+    add_masked(x, n, borrow.wrapping_neg());
+}
+
+/// `x += n & mask` over the words of `x` (n zero-extended), the carry out dropped.
+fn add_masked(x: &mut [u64], n: &[u64], mask: u64) {
+    let mut carry = 0u64;
+    for i in 0..x.len() {
+        let ni = if i < n.len() { n[i] & mask } else { 0 };
+        let (s, c1) = x[i].overflowing_add(ni);
+        let (s, c2) = s.overflowing_add(carry);
+        x[i] = s;
+        carry = (c1 | c2) as u64;
+    }
+}
+
+/// `x = -x` (two's complement over its words) where `mask` is all ones, unchanged where
+/// it is 0: `(x ^ mask) - mask`, the carry running through.
+fn negate_masked(x: &mut [u64], mask: u64) {
+    let mut carry = mask & 1;
+    for w in x.iter_mut() {
+        let (s, c) = (*w ^ mask).overflowing_add(carry);
+        *w = s;
+        carry = c as u64;
+    }
 }
 
 /// `x^-1 mod n` for `x < n` and odd `n`, both `s` limbs, or `None` when gcd(x, n) > 1
@@ -120,27 +348,8 @@ fn shr1<L: Limb>(x: &mut [L], top: L) {
     }
 }
 
-/// `x = -x mod 2^(w len)` where `mask` is all ones, unchanged where it is 0: the
-/// two's complement `(x ^ mask) - mask`, with the borrow running through.
-fn negate_masked<L: Limb>(x: &mut [L], mask: L) {
-    // (x ^ m) + (m & 1) with the carry chained = -x when m is all ones, x when m = 0.
-    let mut carry = mask.and(L::ONE);
-    for limb in x.iter_mut() {
-        (*limb, carry) = L::adc(limb.xor(mask), L::ZERO, carry);
-    }
-}
-
-/// Swaps `a` and `b` where `mask` is all ones, leaves them where it is 0.
-fn swap_masked<L: Limb>(a: &mut [L], b: &mut [L], mask: L) {
-    for (x, y) in a.iter_mut().zip(b.iter_mut()) {
-        let t = mask.and(x.xor(*y));
-        *x = x.xor(t);
-        *y = y.xor(t);
-    }
-}
-
 /// Zeroizes the working vectors (they held values derived from a secret).
-fn wipe<L: Limb>(vs: &mut [&mut Vec<L>]) {
+fn wipe<T: zeroize::DefaultIsZeroes>(vs: &mut [&mut Vec<T>]) {
     use zeroize::Zeroize;
     for v in vs.iter_mut() {
         v.zeroize();
@@ -167,19 +376,154 @@ mod tests {
     }
 
     #[test]
-    fn masked_helpers() {
-        let mut x = [1u8, 0];
-        negate_masked(&mut x, 0xff);
-        assert_eq!(x, [0xff, 0xff]);
+    fn word_helpers() {
+        let mut x = [1u64, 0];
+        negate_masked(&mut x, u64::MAX);
+        assert_eq!(x, [u64::MAX, u64::MAX]);
         negate_masked(&mut x, 0);
-        assert_eq!(x, [0xff, 0xff]);
-        let (mut a, mut b) = ([1u16, 2], [3u16, 4]);
-        swap_masked(&mut a, &mut b, 0xffff);
-        assert_eq!((a, b), ([3, 4], [1, 2]));
-        swap_masked(&mut a, &mut b, 0);
-        assert_eq!((a, b), ([3, 4], [1, 2]));
+        assert_eq!(x, [u64::MAX, u64::MAX]);
         let mut y = [0u8, 1];
         shr1(&mut y, 1);
         assert_eq!(y, [0x80, 0x80]);
+        for (v, want) in [
+            (0u64, 64),
+            (1, 63),
+            (u64::MAX, 0),
+            (1 << 40, 23),
+            (0x1ff, 55),
+        ] {
+            assert_eq!(leading_zeros_ct(v), want, "{v:x}");
+        }
+        let limbs = [0x12u8, 0x34, 0x56];
+        let words = to_words(&limbs, 1);
+        assert_eq!(words, [0x563412]);
+        assert_eq!(from_words::<u8>(&words, 3), limbs);
+        assert_eq!(eq_mask(&[1, 0], 1), u64::MAX);
+        assert_eq!(eq_mask(&[1, 1], 1), 0);
+    }
+
+    /// A SplitMix step: test values only.
+    fn next(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// `inv_ct` against `inv_vartime` (itself checked against num-bigint in the
+    /// integration tests) on `(x, n)` of `bits` bits in limbs of `L`.
+    fn agree<L: Limb>(x: &[u64], n: &[u64], bits: u32) {
+        let s = (bits.div_ceil(L::BITS)) as usize;
+        let xl = from_words::<L>(x, s);
+        let nl = from_words::<L>(n, s);
+        let (got, ok) = inv_ct(&xl, &nl, bits);
+        let want = inv_vartime(&xl, &nl);
+        assert_eq!(
+            ok == L::ONE,
+            want.is_some(),
+            "w{} n {n:x?} x {x:x?}",
+            L::BITS
+        );
+        let want = want.unwrap_or_else(|| vec![L::ZERO; s]);
+        assert!(got == want, "w{} n {n:x?} x {x:x?}", L::BITS);
+    }
+
+    /// Random moduli and values of many sizes, and operands built to fool the
+    /// approximation (long shared top or bottom runs with n, powers of two, n - 2^j).
+    #[test]
+    fn agrees_with_the_variable_time_inverse() {
+        let mut st = 7u64;
+        for bits in (2..200).chain([255, 256, 257, 511, 1000, 1025]) {
+            let t = (bits as usize).div_ceil(64);
+            let top = |w: &mut Vec<u64>| {
+                let r = bits % 64;
+                if r != 0 {
+                    w[t - 1] &= (1u64 << r) - 1;
+                }
+            };
+            let set_top = |w: &mut Vec<u64>| w[(bits as usize - 1) / 64] |= 1 << ((bits - 1) % 64);
+            // Moduli: random, 2^k - 1, 2^(k-1) + 1.
+            let mut rnd: Vec<u64> = (0..t).map(|_| next(&mut st)).collect();
+            top(&mut rnd);
+            set_top(&mut rnd);
+            rnd[0] |= 1;
+            let mut ones = vec![u64::MAX; t];
+            top(&mut ones);
+            let mut sparse = vec![0u64; t];
+            set_top(&mut sparse);
+            sparse[0] |= 1;
+            for n in [rnd, ones, sparse] {
+                let below = |x: &[u64]| {
+                    x.iter()
+                        .zip(&n)
+                        .rev()
+                        .find(|(a, b)| a != b)
+                        .map(|(a, b)| a < b)
+                        .unwrap_or(false)
+                };
+                let mut xs: Vec<Vec<u64>> = Vec::new();
+                for _ in 0..4 {
+                    let mut x: Vec<u64> = (0..t).map(|_| next(&mut st)).collect();
+                    top(&mut x);
+                    xs.push(x);
+                }
+                // n - 2^j (shares n's top run), n with low bits cleared (shares its
+                // bottom zeros), 2^j, 0, 1, n - 1, n - 2.
+                for j in [
+                    0u32,
+                    1,
+                    30,
+                    31,
+                    32,
+                    33,
+                    62,
+                    63,
+                    64,
+                    65,
+                    bits / 2,
+                    bits.saturating_sub(2),
+                ] {
+                    if j + 1 >= bits {
+                        continue;
+                    }
+                    let mut p = vec![0u64; t];
+                    p[(j / 64) as usize] = 1 << (j % 64);
+                    xs.push(p.clone());
+                    let mut d = n.clone();
+                    let mut borrow = 0u64;
+                    for i in 0..t {
+                        let (v, b1) = d[i].overflowing_sub(p[i]);
+                        let (v, b2) = v.overflowing_sub(borrow);
+                        d[i] = v;
+                        borrow = (b1 | b2) as u64;
+                    }
+                    xs.push(d);
+                    let mut c = n.clone();
+                    for (i, w) in c.iter_mut().enumerate() {
+                        let lo = (i as u32) * 64;
+                        if lo + 64 <= j {
+                            *w = 0;
+                        } else if lo < j {
+                            *w &= !((1u64 << (j - lo)) - 1);
+                        }
+                    }
+                    xs.push(c);
+                }
+                let mut one = vec![0u64; t];
+                one[0] = 1;
+                xs.push(one);
+                xs.push(vec![0u64; t]);
+                let mut nm1 = n.clone();
+                nm1[0] ^= 1;
+                xs.push(nm1);
+                for x in xs.into_iter().filter(|x| below(x)) {
+                    agree::<u8>(&x, &n, bits);
+                    agree::<u16>(&x, &n, bits);
+                    agree::<u32>(&x, &n, bits);
+                    agree::<u64>(&x, &n, bits);
+                }
+            }
+        }
     }
 }

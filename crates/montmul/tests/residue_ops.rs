@@ -331,6 +331,64 @@ fn inverses_match_the_oracle() {
     inverses::<u64>();
 }
 
+/// Inverses where the constant-time inverse's 64-bit approximations (the low 31 and top
+/// 33 bits of each value) are least informative: n = 2^k - 1 and n = 2^(k-1) + 1 (long
+/// top and bottom runs), and values sharing long top or bottom runs with n (n - 2^j,
+/// n with its low j bits cleared) or with each other (2^j, 2^j + 1, 2^j - 1).
+fn inverse_approximation_edges<L: Limb>() {
+    for &bits in sizes::<L>() {
+        let ones = (BigUint::one() << bits) - 1u32;
+        let sparse = (BigUint::one() << (bits - 1)) + 1u32;
+        for n in [ones, sparse] {
+            let m = &contexts::<L>(&n)[0];
+            let mut xs = Vec::new();
+            for j in [
+                1,
+                30,
+                31,
+                32,
+                33,
+                62,
+                63,
+                64,
+                65,
+                bits / 2,
+                bits - 2,
+                bits - 1,
+            ] {
+                let p = BigUint::one() << j;
+                xs.push(&p % &n);
+                xs.push((&p + 1u32) % &n);
+                xs.push((&p - 1u32) % &n);
+                if p < n {
+                    xs.push(&n - &p);
+                }
+                xs.push((&n >> j) << j);
+            }
+            for x in xs {
+                let r = residue(m, &x);
+                let ctx = format!("w{} n={n:x} x={x:x}", L::BITS);
+                match x.modinv(&n) {
+                    Some(y) => {
+                        let got = r.inv().unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                        assert_eq!(value(&got), y, "{ctx}");
+                        assert!(below_bound(&got), "bound {ctx}");
+                    }
+                    None => assert_eq!(r.inv().err(), Some(Error::NotInvertible), "{ctx}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn inverses_where_the_approximation_is_coarsest() {
+    inverse_approximation_edges::<u8>();
+    inverse_approximation_edges::<u16>();
+    inverse_approximation_edges::<u32>();
+    inverse_approximation_edges::<u64>();
+}
+
 fn random_residues<L: Limb>() {
     let mut rng = TestRng::new(0x5eed + L::BITS as u64);
     for &bits in sizes::<L>() {
