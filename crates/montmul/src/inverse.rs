@@ -107,8 +107,9 @@ pub(crate) fn inv_ct<L: Limb>(x: &[L], n: &[L], bits: u32) -> (Vec<L>, L) {
         u.copy_from_slice(&nu[..t]);
         v.copy_from_slice(&nv[..t]);
     }
-    // b = gcd(x, n): 1 exactly when the inverse exists.
-    let ok = eq_mask(&b, 1);
+    // b = gcd(x, n): 1 exactly when the inverse exists. The mask is hidden from the
+    // optimiser, which would otherwise clear `v` behind a branch on it.
+    let ok = core::hint::black_box(eq_mask(&b, 1));
     for w in v.iter_mut() {
         *w &= ok;
     }
@@ -270,6 +271,9 @@ fn reduce_once(x: &mut [u64], n: &[u64]) {
 
 /// `x += n & mask` over the words of `x` (n zero-extended), the carry out dropped.
 fn add_masked(x: &mut [u64], n: &[u64], mask: u64) {
+    // Hidden from the optimiser: knowing the mask is 0 or all ones, it would skip the
+    // loop on 0 (a branch on the secret sign or borrow; memcheck found one here).
+    let mask = core::hint::black_box(mask);
     let mut carry = 0u64;
     for i in 0..x.len() {
         let ni = if i < n.len() { n[i] & mask } else { 0 };
@@ -283,6 +287,7 @@ fn add_masked(x: &mut [u64], n: &[u64], mask: u64) {
 /// `x = -x` (two's complement over its words) where `mask` is all ones, unchanged where
 /// it is 0: `(x ^ mask) - mask`, the carry running through.
 fn negate_masked(x: &mut [u64], mask: u64) {
+    let mask = core::hint::black_box(mask);
     let mut carry = mask & 1;
     for w in x.iter_mut() {
         let (s, c) = (*w ^ mask).overflowing_add(carry);
