@@ -25,13 +25,6 @@ pub enum GenError {
         /// The size asked for, in bits.
         word: u32,
     },
-    /// Writing the output file failed; nothing was left behind.
-    Write {
-        /// The file that was to be written.
-        path: String,
-        /// What the operating system said.
-        reason: String,
-    },
 }
 
 impl fmt::Display for GenError {
@@ -52,7 +45,6 @@ impl fmt::Display for GenError {
             GenError::UnsupportedWord { word } => {
                 write!(f, "word size must be 32 or 64, not {word}")
             }
-            GenError::Write { path, reason } => write!(f, "cannot write {path}: {reason}"),
         }
     }
 }

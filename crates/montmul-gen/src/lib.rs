@@ -73,7 +73,8 @@
 //! [`spec`] (what to generate), [`ir`] (the operation list), [`algo`] (CIOS, FIOS, SOS
 //! and the shared final reduction), [`eval`] (running the list directly, the reference
 //! for tests at every size), [`variables`] (naming the values), `emit` (the two
-//! printers), [`atomic`] (writing an output file whole or not at all).
+//! printers). Writing the output to a file, whole or not at all, is the caller's: the
+//! `montmul gen --out` command does it.
 //!
 //! # Where the output is used
 //!
@@ -84,7 +85,6 @@
 //! difference.
 
 pub mod algo;
-pub mod atomic;
 mod emit;
 mod error;
 pub mod eval;
@@ -92,7 +92,6 @@ pub mod ir;
 pub mod spec;
 pub mod variables;
 
-pub use atomic::write_atomically;
 pub use error::GenError;
 pub use spec::{Algo, Function, Lang, Spec, Word, MAX_BITS, MIN_BITS};
 
