@@ -114,7 +114,8 @@ fn digit(exp_be: &[u8], lo: usize, w: u32) -> usize {
 /// The number of table entries the ladders need for exponents of up to `len` bytes:
 /// `2^w` for [`fixed_window`], `2^(w - 1)` odd powers for [`sliding_window`].
 pub fn table_entries(len: usize) -> usize {
-    let bits = 8 * len;
+    // Saturating: any length asks for the widest windows at most (64 entries).
+    let bits = len.saturating_mul(8);
     (1usize << ct_window(bits)).max(1 << (vartime_window(bits) - 1))
 }
 
