@@ -28,7 +28,8 @@
 //! - the `Residue` operations on secret values: products, sums, `pow`, `ct_eq`, the
 //!   wide reductions (`from_limbs_reduced`, `from_be_bytes_reduced`), the inverse
 //!   (`inv`), the fixed-length outputs (`write_be_bytes`, `to_be_bytes_padded`,
-//!   `to_be_bytes`, `to_hex`) with `ct_is_zero`, and the in-place forms;
+//!   `to_be_bytes`, `to_hex`) with `ct_is_zero`, and the in-place forms, among them
+//!   `pow_assign` and `pow_vartime_assign` in one reused `PowScratch`;
 //! - the small fields (`FieldModulus<N>` for N = 1, 4, 6, 9, on `mulx-cios` with ADX
 //!   assumed and on `cios-fixed`): arithmetic, `pow`, `ct_eq`, `select` and the
 //!   conversions from and to limbs, bytes and hex.
@@ -65,7 +66,9 @@ use num_traits::One;
 mod api {
     use montmul::arch::{self, Adx, Avx2, Avx512Ifma};
     use montmul::lab::{self, exp};
-    use montmul::{FieldElement, FieldKernel, FieldModulus, Limb, Modulus, Reduction, Residue};
+    use montmul::{
+        FieldElement, FieldKernel, FieldModulus, Limb, Modulus, PowScratch, Reduction, Residue,
+    };
 
     pub use montmul::{Error, Reduction as Policy};
 
@@ -329,6 +332,52 @@ mod api {
         record(&c);
         let c = c.pow(e);
         record(&c);
+        steps
+    }
+
+    /// The in-place exponentiations in one reused `PowScratch` (made for 32-byte
+    /// exponents), on secret `x`, `y` (`mark`ed once residues) and secret exponents
+    /// `e1`, `e2`, and a public exponent `p`: c = x; c.pow_assign(e1); c *= y;
+    /// c.pow_assign(e2); c.pow_vartime_assign(p) (the base secret, the exponent public);
+    /// then `y.pow_assign(e1)` in the same scratch. Each step's normal form `open`ed
+    /// and returned. A longer exponent than the scratch takes is checked to be refused.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pow_in_place<L: Limb>(
+        m: &Modulus<L>,
+        x: &[L],
+        y: &[L],
+        e1: &[u8],
+        e2: &[u8],
+        p: &[u8],
+        mark: impl Fn(&[L]),
+        open: impl Fn(&[L]),
+    ) -> Vec<Vec<L>> {
+        let mut scratch = PowScratch::new(m, 32);
+        let mut c = Residue::new(m, x).expect("x < n");
+        let mut b = Residue::new(m, y).expect("y < n");
+        mark(c.montgomery_limbs());
+        mark(b.montgomery_limbs());
+        let mut steps = Vec::new();
+        let mut record = |c: &Residue<L>| {
+            let v = c.to_limbs();
+            open(&v);
+            steps.push(v);
+        };
+        c.pow_assign(e1, &mut scratch).expect("scratch fits");
+        record(&c);
+        c.mul_assign(&b);
+        record(&c);
+        c.pow_assign(e2, &mut scratch).expect("scratch fits");
+        record(&c);
+        c.pow_vartime_assign(p, &mut scratch).expect("scratch fits");
+        record(&c);
+        b.pow_assign(e1, &mut scratch).expect("scratch fits");
+        record(&b);
+        let refused = c.pow_assign(&[0; 33], &mut scratch);
+        assert!(
+            matches!(refused, Err(Error::ExponentTooLong { len: 33, max: 32 })),
+            "{refused:?}"
+        );
         steps
     }
 
@@ -969,12 +1018,53 @@ fn residues_more(run: &mut Run) {
         format!("-> {engine}: *= square_assign += -= neg_assign pow")
     }
 
+    /// The in-place exponentiations in one reused scratch on secret bases and
+    /// exponents (windows of 1, 3 and 4 bits), and a public exponent on a secret base.
+    fn pow_in<L: Limb>(run: &mut Run, s: usize, policy: Policy) -> String {
+        let bits = bits_for::<L>(s, policy);
+        let n = random_modulus(&mut run.rng, bits);
+        let (m, engine) = api::modulus::<L>(&to_limbs(&n, s), "auto", policy).expect("odd n");
+        let ys = edges(&mut run.rng, &n);
+        for (i, (x, y)) in edges(&mut run.rng, &n)
+            .iter()
+            .zip(ys.iter().rev())
+            .enumerate()
+        {
+            let e1 = random_bytes(&mut run.rng, [2, 16, 3, 32][i]);
+            let e2 = random_bytes(&mut run.rng, [16, 2, 32, 3][i]);
+            let p = random_bytes(&mut run.rng, 4);
+            let (xl, yl) = (to_limbs::<L>(x, s), to_limbs::<L>(y, s));
+            secret(&xl);
+            secret(&yl);
+            secret(&e1);
+            secret(&e2);
+            let got = api::pow_in_place(&m, &xl, &yl, &e1, &e2, &p, |v| secret(v), |v| public(v));
+            public(&e1);
+            public(&e2);
+            let [e1, e2, p] = [&e1, &e2, &p].map(|e| BigUint::from_bytes_be(e));
+            let mut c = x.modpow(&e1, &n);
+            let mut want = vec![c.clone()];
+            c = c * y % &n;
+            want.push(c.clone());
+            c = c.modpow(&e2, &n);
+            want.push(c.clone());
+            want.push(c.modpow(&p, &n));
+            want.push(y.modpow(&e1, &n));
+            assert_eq!(got.len(), want.len());
+            for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(&from_limbs(g), w, "in-place pow step {k}");
+            }
+        }
+        format!("-> {engine}: pow_assign *= pow_assign pow_vartime_assign in one PowScratch")
+    }
+
     type Case = fn(&mut Run, usize, Policy) -> String;
-    let ops: [(&str, Case, Case, Case); 4] = [
+    let ops: [(&str, Case, Case, Case); 5] = [
         ("reduce", reduce::<u64>, reduce::<u32>, reduce::<u8>),
         ("inv", inverse::<u64>, inverse::<u32>, inverse::<u8>),
         ("encode", encode::<u64>, encode::<u32>, encode::<u8>),
         ("assign", assign::<u64>, assign::<u32>, assign::<u8>),
+        ("pow_in", pow_in::<u64>, pow_in::<u32>, pow_in::<u8>),
     ];
     for policy in api::POLICIES {
         for (name, u64_case, u32_case, u8_case) in ops {

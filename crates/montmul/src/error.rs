@@ -88,6 +88,13 @@ pub enum Error {
         /// The most one call takes.
         max: usize,
     },
+    /// An exponent is longer than the [`crate::PowScratch`] it is run in was made for.
+    ExponentTooLong {
+        /// The exponent's length, in bytes.
+        len: usize,
+        /// The longest the scratch takes, in bytes.
+        max: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -141,6 +148,12 @@ impl fmt::Display for Error {
                 write!(
                     f,
                     "{lanes} operations given at once; at most {max} are taken"
+                )
+            }
+            Error::ExponentTooLong { len, max } => {
+                write!(
+                    f,
+                    "exponent of {len} bytes; the scratch was made for at most {max}"
                 )
             }
         }

@@ -1,5 +1,5 @@
 //! Exponentiation in Montgomery form: a constant-time fixed window for secret exponents,
-//! a variable-time sliding window for public ones.
+//! a variable-time sliding window for public ones, both into a reusable [`PowScratch`].
 //!
 //! Both are left-to-right k-ary methods (HAC 14.82 fixed window, 14.85 sliding window;
 //! the sliding window's widths as OpenSSL's `BN_window_bits_for_exponent_size`, the
@@ -8,19 +8,31 @@
 //! every intermediate product is left in `[0, 2n)` and no final subtraction is done
 //! inside the loop.
 //!
-//! [`pow`] is constant-time in the exponent's value (not its length, taken as
+//! [`fixed_window`] is constant-time in the exponent's value (not its length, taken as
 //! `8 * bytes`): the sequence of squarings and multiplications depends on the length
 //! only, and every table lookup reads the whole table and keeps the wanted entry with
 //! masks, so no branch and no memory address depends on the exponent's bits.
-//! [`pow_vartime`] skips zero bits and reads only the entries it needs: use it for
+//! [`sliding_window`] skips zero bits and reads only the entries it needs: use it for
 //! public exponents only.
+//!
+//! Both run on a [`Ladder`]: the modulus' limbs through its kernel ([`LimbLadder`]), or
+//! the kernel's own domain when it has one ([`DomainLadder`],
+//! [`Kernel::pow_domain`](crate::kernel::Kernel::pow_domain): the 52-bit digits of
+//! `amm52-ifma`), and write into a [`Work`] (the table and every temporary). A
+//! [`PowScratch`] holds the work and the domain for one modulus, made once: the
+//! exponentiations that reuse it ([`crate::Residue::pow_assign`]) allocate nothing.
+//! [`pow`] and [`pow_vartime`] make one for a single call.
 //!
 //! Both take a [`Trace`] that is told every step (`()` ignores them, at no cost): the
 //! tests record the steps of two exponents of equal length and check that [`pow`]'s are
 //! identical.
 
+use core::fmt;
+
+use zeroize::{Zeroize, Zeroizing};
+
 use crate::kernel::PowDomain;
-use crate::{Limb, Modulus};
+use crate::{Error, Limb, Modulus};
 
 /// One step of an exponentiation, as a [`Trace`] sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,39 +111,30 @@ fn digit(exp_be: &[u8], lo: usize, w: u32) -> usize {
     (0..w as usize).fold(0, |d, k| d | exp_bit(exp_be, lo + k) << k)
 }
 
-/// The arithmetic of the fixed-window ladder ([`fixed_window`]): values in some
-/// Montgomery domain, their products, and a masked copy for the table reads. [`pow`]
-/// runs the ladder on a modulus' limb vectors ([`LimbLadder`]) or, when the modulus'
-/// kernel has a domain of its own ([`Kernel::pow_domain`](crate::kernel::Kernel::pow_domain)), in that domain
-/// ([`DomainLadder`]); both give the ladder the same steps, so the same [`Trace`] sees
-/// them.
-pub trait Ladder {
-    /// One value of the domain.
-    type Value: Clone;
-    /// The domain's 1 (Montgomery form).
-    fn one(&self) -> Self::Value;
-    /// `out = a^2` (Montgomery product).
-    fn sqr(&self, a: &Self::Value, out: &mut Self::Value);
-    /// `out = a b` (Montgomery product).
-    fn mul(&self, a: &Self::Value, b: &Self::Value, out: &mut Self::Value);
-    /// `out = entry` where `mask` is all ones, `out` unchanged where it is 0, word by
-    /// word, with no branch on the mask.
-    fn select(&self, out: &mut Self::Value, entry: &Self::Value, mask: u64);
+/// The number of table entries the ladders need for exponents of up to `len` bytes:
+/// `2^w` for [`fixed_window`], `2^(w - 1)` odd powers for [`sliding_window`].
+pub fn table_entries(len: usize) -> usize {
+    // Saturating: any length asks for the widest windows at most (64 entries).
+    let bits = len.saturating_mul(8);
+    (1usize << ct_window(bits)).max(1 << (vartime_window(bits) - 1))
+}
 
-    /// `out = table[index]`, reading every entry in full and keeping the wanted one
-    /// with masks ([`Ladder::select`]); tells `trace` each entry read.
-    fn lookup<T: Trace>(
-        &self,
-        table: &[Self::Value],
-        index: usize,
-        out: &mut Self::Value,
-        trace: &mut T,
-    ) {
-        for (j, entry) in table.iter().enumerate() {
-            trace.step(Step::Read(j));
-            self.select(out, entry, entry_mask(j, index));
-        }
-    }
+/// The arithmetic of the ladders ([`fixed_window`], [`sliding_window`]): values in
+/// some Montgomery domain, as slices of words of one length, and their products.
+/// [`pow`] runs the ladder on a modulus' limbs ([`LimbLadder`]) or, when the modulus'
+/// kernel has a domain of its own
+/// ([`Kernel::pow_domain`](crate::kernel::Kernel::pow_domain)), in that domain
+/// ([`DomainLadder`]); both give the ladder the same steps, so the same [`Trace`] sees
+/// them. Nothing here allocates.
+pub trait Ladder {
+    /// The word of a value (the table reads go through its [`PerWord::masked_or`](crate::kernel::PerWord::masked_or)).
+    type Word: Limb;
+    /// `out` = the domain's 1 (Montgomery form).
+    fn one(&self, out: &mut [Self::Word]);
+    /// `out = a^2` (Montgomery product).
+    fn sqr(&self, a: &[Self::Word], out: &mut [Self::Word]);
+    /// `out = a b` (Montgomery product).
+    fn mul(&self, a: &[Self::Word], b: &[Self::Word], out: &mut [Self::Word]);
 }
 
 /// All ones when `j == index`, else 0, without a branch (both are small). The mask
@@ -151,8 +154,8 @@ fn entry_mask_plain(j: usize, index: usize) -> u64 {
     hit.wrapping_neg()
 }
 
-/// `out = table[index]` for the ladders' [`Ladder::lookup`]: every entry read in full,
-/// in order, and gathered with its mask by one pass that keeps `out` in registers
+/// `out = table[index]` for [`fixed_window`]: every entry read in full, in order, and
+/// gathered with its mask by one pass that keeps `out` in registers
 /// ([`crate::kernel::PerWord::masked_or`]; AVX2 where the CPU has it). The
 /// masks are made first and hidden from the optimiser all at once (one
 /// [`core::hint::black_box`] on the slice, not one per entry as [`entry_mask`]): it must
@@ -173,178 +176,207 @@ fn masked_read<L: Limb, T: Trace>(table: &[Vec<L>], index: usize, out: &mut [L],
 pub struct LimbLadder<'m, L: Limb>(pub &'m Modulus<L>);
 
 impl<L: Limb> Ladder for LimbLadder<'_, L> {
-    type Value = Vec<L>;
+    type Word = L;
 
-    fn one(&self) -> Vec<L> {
-        self.0.r1().to_vec()
+    fn one(&self, out: &mut [L]) {
+        out.copy_from_slice(self.0.r1());
     }
 
-    fn sqr(&self, a: &Vec<L>, out: &mut Vec<L>) {
+    fn sqr(&self, a: &[L], out: &mut [L]) {
         self.0.mont_sqr(a, out);
     }
 
-    fn mul(&self, a: &Vec<L>, b: &Vec<L>, out: &mut Vec<L>) {
+    fn mul(&self, a: &[L], b: &[L], out: &mut [L]) {
         self.0.mont_mul(a, b, out);
-    }
-
-    fn select(&self, out: &mut Vec<L>, entry: &Vec<L>, mask: u64) {
-        // Truncating all ones or 0 to L keeps it all ones or 0.
-        crate::ct::conditional_assign(out, entry, L::from_u64(mask));
-    }
-
-    /// As the trait's, with every entry gathered by one masked pass that keeps `out`
-    /// in registers (AVX2 where the CPU has it).
-    fn lookup<T: Trace>(&self, table: &[Vec<L>], index: usize, out: &mut Vec<L>, trace: &mut T) {
-        masked_read(table, index, out, trace);
     }
 }
 
-/// The ladder in a kernel's own domain ([`Kernel::pow_domain`](crate::kernel::Kernel::pow_domain)), values as its words.
+/// The ladder in a kernel's own domain
+/// ([`Kernel::pow_domain`](crate::kernel::Kernel::pow_domain)), values as its words.
 pub struct DomainLadder<'d, L: Limb>(pub &'d dyn PowDomain<L>);
 
 impl<L: Limb> Ladder for DomainLadder<'_, L> {
-    type Value = Vec<u64>;
+    type Word = u64;
 
-    fn one(&self) -> Vec<u64> {
-        self.0.one()
+    fn one(&self, out: &mut [u64]) {
+        self.0.one(out);
     }
 
-    fn sqr(&self, a: &Vec<u64>, out: &mut Vec<u64>) {
+    fn sqr(&self, a: &[u64], out: &mut [u64]) {
         self.0.sqr(a, out);
     }
 
-    fn mul(&self, a: &Vec<u64>, b: &Vec<u64>, out: &mut Vec<u64>) {
+    fn mul(&self, a: &[u64], b: &[u64], out: &mut [u64]) {
         self.0.mul(a, b, out);
-    }
-
-    fn select(&self, out: &mut Vec<u64>, entry: &Vec<u64>, mask: u64) {
-        crate::ct::conditional_assign(out, entry, mask);
-    }
-
-    /// As the trait's, with every entry gathered by one masked pass (as
-    /// [`LimbLadder`]'s).
-    fn lookup<T: Trace>(
-        &self,
-        table: &[Vec<u64>],
-        index: usize,
-        out: &mut Vec<u64>,
-        trace: &mut T,
-    ) {
-        masked_read(table, index, out, trace);
     }
 }
 
-/// `base^e` by a fixed window with masked table reads, in the ladder's domain: the
-/// body of [`pow`]. Constant-time in the exponent's value when the ladder's products
-/// and [`Ladder::select`] are; its length counts as `8 * exp_be.len()` bits.
+/// Every buffer a ladder writes: the table and three values, all of one length, made
+/// once for exponents of up to a given length and wiped (`zeroize`) on drop. The
+/// result of [`fixed_window`] and [`sliding_window`] is [`Work::result`].
+pub struct Work<W: Limb> {
+    /// The precomputed powers.
+    table: Vec<Vec<W>>,
+    /// The running value, then the result.
+    acc: Vec<W>,
+    /// The entry read from the table ([`fixed_window`]); base^2 ([`sliding_window`]).
+    entry: Vec<W>,
+    /// Where a product goes before it is swapped into `acc`.
+    tmp: Vec<W>,
+}
+
+impl<W: Limb> Work<W> {
+    /// The buffers for values of `words` words and exponents of up to `max_len` bytes
+    /// ([`table_entries`]).
+    pub fn new(words: usize, max_len: usize) -> Self {
+        Work {
+            table: vec![vec![W::ZERO; words]; table_entries(max_len)],
+            acc: vec![W::ZERO; words],
+            entry: vec![W::ZERO; words],
+            tmp: vec![W::ZERO; words],
+        }
+    }
+
+    /// The result of the last ladder run.
+    pub fn result(&self) -> &[W] {
+        &self.acc
+    }
+
+    /// The first `entries` entries of the table.
+    ///
+    /// # Panics
+    /// When the work was made for shorter exponents: it holds fewer entries.
+    fn table(&mut self, entries: usize) -> &mut [Vec<W>] {
+        assert!(
+            entries <= self.table.len(),
+            "exp::Work: a table of {entries} entries in one made for {}",
+            self.table.len()
+        );
+        &mut self.table[..entries]
+    }
+}
+
+impl<W: Limb> Drop for Work<W> {
+    fn drop(&mut self) {
+        for v in &mut self.table {
+            v.zeroize();
+        }
+        self.acc.zeroize();
+        self.entry.zeroize();
+        self.tmp.zeroize();
+    }
+}
+
+/// `base^e` by a fixed window with masked table reads, in the ladder's domain, into
+/// [`Work::result`]: the constant-time exponentiation. Constant-time in the exponent's
+/// value when the ladder's products are; its length counts as `8 * exp_be.len()` bits.
+/// Allocates nothing.
+///
+/// # Panics
+/// When `work` was made for shorter exponents or values of another length.
 pub fn fixed_window<A: Ladder, T: Trace>(
     ladder: &A,
-    base: &A::Value,
+    base: &[A::Word],
     exp_be: &[u8],
+    work: &mut Work<A::Word>,
     trace: &mut T,
-) -> A::Value {
+) {
     let bits = 8 * exp_be.len();
     let w = ct_window(bits);
     let size = 1usize << w;
+    let table = work.table(size);
     // table[i] = base^i: 1, base, then squares for even i and products for odd i.
-    let mut table = vec![ladder.one(), base.clone()];
+    ladder.one(&mut table[0]);
+    table[1].copy_from_slice(base);
     for i in 2..size {
-        let mut next = base.clone();
+        let (done, next) = table.split_at_mut(i);
         if i % 2 == 0 {
-            ladder.sqr(&table[i / 2], &mut next);
+            ladder.sqr(&done[i / 2], &mut next[0]);
             trace.step(Step::Sqr);
         } else {
-            ladder.mul(&table[i - 1], base, &mut next);
+            ladder.mul(&done[i - 1], &done[1], &mut next[0]);
             trace.step(Step::Mul);
         }
-        table.push(next);
     }
+    let Work {
+        table,
+        acc,
+        entry,
+        tmp,
+    } = work;
+    let table = &table[..size];
     let windows = bits.div_ceil(w as usize);
-    let mut acc = ladder.one();
-    let mut entry = ladder.one();
-    let mut tmp = ladder.one();
+    ladder.one(acc);
     for k in (0..windows).rev() {
         let d = digit(exp_be, k * w as usize, w);
         if k + 1 == windows {
             // The first window: acc = 1, so the entry itself is the result so far.
-            ladder.lookup(&table, d, &mut acc, trace);
+            masked_read(table, d, acc, trace);
             continue;
         }
         for _ in 0..w {
-            ladder.sqr(&acc, &mut tmp);
+            ladder.sqr(acc, tmp);
             trace.step(Step::Sqr);
-            core::mem::swap(&mut acc, &mut tmp);
+            core::mem::swap(acc, tmp);
         }
-        ladder.lookup(&table, d, &mut entry, trace);
-        ladder.mul(&acc, &entry, &mut tmp);
+        masked_read(table, d, entry, trace);
+        ladder.mul(acc, entry, tmp);
         trace.step(Step::Mul);
-        core::mem::swap(&mut acc, &mut tmp);
+        core::mem::swap(acc, tmp);
     }
-    acc
 }
 
-/// `base^e` in Montgomery form (`base` below `m.bound()`, big-endian exponent), by a
-/// fixed window with masked table reads. Constant-time in the exponent's value; its
-/// length counts as `8 * exp_be.len()` bits. `x^0 = 1`, `0^0` included.
+/// `base^e` by a left-to-right sliding window over the odd powers
+/// `base, base^3, ..., base^(2^w - 1)`, in the ladder's domain, into [`Work::result`].
+/// Variable-time: the steps and the table entries read depend on the exponent's bits;
+/// for public exponents only. Allocates nothing.
 ///
-/// When the modulus' engine has a domain of its own ([`Kernel::pow_domain`](crate::kernel::Kernel::pow_domain): the
-/// 52-bit digits of `amm52-ifma`) the ladder runs in it from the first product to the
-/// last, the base converted in once and the result out once; otherwise on limb vectors
-/// through the kernel. The steps are the same.
-pub fn pow<L: Limb, T: Trace>(m: &Modulus<L>, base: &[L], exp_be: &[u8], trace: &mut T) -> Vec<L> {
-    if let Some(domain) = m.engine().pow_domain(m) {
-        let x = domain.enter(base);
-        let y = fixed_window(&DomainLadder(&*domain), &x, exp_be, trace);
-        let mut out = vec![L::ZERO; m.limbs()];
-        domain.leave(&y, &mut out);
-        return out;
-    }
-    fixed_window(&LimbLadder(m), &base.to_vec(), exp_be, trace)
-}
-
-/// `base^e` in Montgomery form by a left-to-right sliding window over the odd powers
-/// `base, base^3, ..., base^(2^w - 1)`. Variable-time: the steps and the table entries
-/// read depend on the exponent's bits; for public exponents only.
-pub fn pow_vartime<L: Limb, T: Trace>(
-    m: &Modulus<L>,
-    base: &[L],
+/// # Panics
+/// When `work` was made for shorter exponents or values of another length.
+pub fn sliding_window<A: Ladder, T: Trace>(
+    ladder: &A,
+    base: &[A::Word],
     exp_be: &[u8],
+    work: &mut Work<A::Word>,
     trace: &mut T,
-) -> Vec<L> {
-    let s = m.limbs();
+) {
     let Some(top) = (0..8 * exp_be.len())
         .rev()
         .find(|&i| exp_bit(exp_be, i) == 1)
     else {
-        return m.r1().to_vec();
+        ladder.one(&mut work.acc);
+        return;
     };
-    let bits = top + 1;
-    let w = vartime_window(bits) as usize;
+    let w = vartime_window(top + 1) as usize;
     let odd = 1usize << (w - 1);
+    // Sized for the exponent's byte length, which bounds its significant bits.
+    work.table(table_entries(exp_be.len()));
+    let Work {
+        table,
+        acc,
+        entry: base2,
+        tmp,
+    } = work;
     // table[i] = base^(2i + 1).
-    let mut table = vec![L::ZERO; odd * s];
-    table[..s].copy_from_slice(base);
+    table[0].copy_from_slice(base);
     if odd > 1 {
-        let mut base2 = vec![L::ZERO; s];
-        m.mont_sqr(base, &mut base2);
+        ladder.sqr(base, base2);
         trace.step(Step::Sqr);
         for i in 1..odd {
-            let (done, rest) = table.split_at_mut(i * s);
-            m.mont_mul(&done[(i - 1) * s..], &base2, &mut rest[..s]);
+            let (done, next) = table.split_at_mut(i);
+            ladder.mul(&done[i - 1], base2, &mut next[0]);
             trace.step(Step::Mul);
         }
     }
-    let mut acc: Option<Vec<L>> = None;
-    let mut tmp = vec![L::ZERO; s];
+    // `top` is a 1: the first window below sets acc.
+    let mut started = false;
     let mut i = top as isize;
     while i >= 0 {
         let hi = i as usize;
         if exp_bit(exp_be, hi) == 0 {
-            if let Some(a) = acc.as_mut() {
-                m.mont_sqr(a, &mut tmp);
-                trace.step(Step::Sqr);
-                core::mem::swap(a, &mut tmp);
-            }
+            ladder.sqr(acc, tmp);
+            trace.step(Step::Sqr);
+            core::mem::swap(acc, tmp);
             i -= 1;
             continue;
         }
@@ -355,21 +387,217 @@ pub fn pow_vartime<L: Limb, T: Trace>(
         let value = (lo..=hi).rev().fold(0, |v, j| v << 1 | exp_bit(exp_be, j));
         let index = value >> 1;
         trace.step(Step::Read(index));
-        let entry = &table[index * s..(index + 1) * s];
-        match acc.as_mut() {
-            None => acc = Some(entry.to_vec()),
-            Some(a) => {
-                for _ in lo..=hi {
-                    m.mont_sqr(a, &mut tmp);
-                    trace.step(Step::Sqr);
-                    core::mem::swap(a, &mut tmp);
-                }
-                m.mont_mul(a, entry, &mut tmp);
-                trace.step(Step::Mul);
-                core::mem::swap(a, &mut tmp);
+        if started {
+            for _ in lo..=hi {
+                ladder.sqr(acc, tmp);
+                trace.step(Step::Sqr);
+                core::mem::swap(acc, tmp);
             }
+            ladder.mul(acc, &table[index], tmp);
+            trace.step(Step::Mul);
+            core::mem::swap(acc, tmp);
+        } else {
+            acc.copy_from_slice(&table[index]);
+            started = true;
         }
         i = lo as isize - 1;
     }
-    acc.unwrap_or_else(|| m.r1().to_vec())
+}
+
+/// Where a [`PowScratch`]'s ladder runs.
+enum Domain<L: Limb> {
+    /// On the modulus' limbs.
+    Limbs(Work<L>),
+    /// In the kernel's own domain: the domain, the ladder's work there, the base
+    /// entered, and the scratch of [`PowDomain::enter`] and [`PowDomain::leave`].
+    Own {
+        domain: Box<dyn PowDomain<L>>,
+        work: Work<u64>,
+        base: Zeroizing<Vec<u64>>,
+        scratch: Zeroizing<Vec<u64>>,
+    },
+}
+
+/// Everything an exponentiation modulo one modulus writes, made once and reused: the
+/// window table, every temporary, and the kernel's own domain with its constants where
+/// it has one (`amm52-ifma`'s 52-bit digits, asked of
+/// [`Kernel::pow_domain`](crate::kernel::Kernel::pow_domain) here, once). With it,
+/// [`crate::Residue::pow_assign`] and [`crate::Residue::pow_vartime_assign`] allocate
+/// nothing, so a chain of in-place operations allocates nothing.
+///
+/// Made for one modulus (any clone of it, or an equal one, may use it) and exponents of
+/// up to a given byte length; another modulus or a longer exponent is a typed error
+/// ([`Error::ModulusMismatch`], [`Error::ExponentTooLong`]). Its buffers hold powers of
+/// secret bases: they are wiped (`zeroize`) on drop, and `Debug` prints sizes only.
+///
+/// ```
+/// use montmul::{Modulus, PowScratch, Residue};
+///
+/// let m = Modulus::<u64>::from_hex("0xfffffffffffffffffffffffffffffffeffffffffffffffff")?;
+/// let mut scratch = PowScratch::new(&m, 32);
+/// let mut x = Residue::from_hex(&m, "1234567890abcdef")?;
+/// x.pow_assign(&[0x01, 0x00, 0x01], &mut scratch)?; // x = x^65537, nothing allocated
+/// assert_eq!(x, Residue::from_hex(&m, "1234567890abcdef")?.pow(&[0x01, 0x00, 0x01]));
+/// # Ok::<(), montmul::Error>(())
+/// ```
+pub struct PowScratch<L: Limb> {
+    m: Modulus<L>,
+    max_len: usize,
+    domain: Domain<L>,
+}
+
+impl<L: Limb> PowScratch<L> {
+    /// The scratch for exponentiations modulo `m` with exponents of up to
+    /// `max_exponent_len` bytes. Allocates the table (`2^w` values of the modulus' size,
+    /// w <= [`MAX_WINDOW`] from the length: 64 values at most) and, where the kernel has
+    /// a domain of its own, builds it (a few modular doublings of public size).
+    /// Constant-time in the modulus' value.
+    pub fn new(m: &Modulus<L>, max_exponent_len: usize) -> Self {
+        let domain = match m.engine().pow_domain(m) {
+            Some(domain) => Domain::Own {
+                work: Work::new(domain.words(), max_exponent_len),
+                base: Zeroizing::new(vec![0; domain.words()]),
+                scratch: Zeroizing::new(vec![0; domain.scratch_words()]),
+                domain,
+            },
+            None => Domain::Limbs(Work::new(m.limbs(), max_exponent_len)),
+        };
+        PowScratch {
+            m: m.clone(),
+            max_len: max_exponent_len,
+            domain,
+        }
+    }
+
+    /// The longest exponent, in bytes, this scratch takes.
+    pub fn max_exponent_len(&self) -> usize {
+        self.max_len
+    }
+
+    /// The modulus this scratch was made for.
+    pub fn modulus(&self) -> &Modulus<L> {
+        &self.m
+    }
+
+    /// `out = base^e` (Montgomery form, `base` below the bound of `m`, `out` and
+    /// `base` of `m.limbs()` limbs), by [`fixed_window`] or, with `vartime`,
+    /// [`sliding_window`], telling `trace` every step; allocates nothing. Fails when
+    /// this scratch was made for another modulus or shorter exponents.
+    ///
+    /// # Panics
+    /// When `base` or `out` is not `m.limbs()` limbs long.
+    pub(crate) fn run<T: Trace>(
+        &mut self,
+        m: &Modulus<L>,
+        base: &[L],
+        exp_be: &[u8],
+        out: &mut [L],
+        vartime: bool,
+        trace: &mut T,
+    ) -> Result<(), Error> {
+        if self.m != *m {
+            return Err(Error::ModulusMismatch);
+        }
+        if exp_be.len() > self.max_len {
+            return Err(Error::ExponentTooLong {
+                len: exp_be.len(),
+                max: self.max_len,
+            });
+        }
+        let s = self.m.limbs();
+        assert!(base.len() == s && out.len() == s);
+        match &mut self.domain {
+            Domain::Limbs(work) => {
+                ladder(&LimbLadder(&self.m), base, exp_be, work, vartime, trace);
+                out.copy_from_slice(work.result());
+            }
+            Domain::Own {
+                domain,
+                work,
+                base: entered,
+                scratch,
+            } => {
+                domain.enter(base, entered, scratch);
+                let own = DomainLadder(&**domain);
+                ladder(&own, entered, exp_be, work, vartime, trace);
+                domain.leave(work.result(), out, scratch);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Prints the sizes, never a value: `PowScratch { bits: 2048, max_exponent_len: 256, .. }`.
+impl<L: Limb> fmt::Debug for PowScratch<L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PowScratch")
+            .field("bits", &self.m.bits())
+            .field("max_exponent_len", &self.max_len)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `base^e` in Montgomery form (`base` below `m.bound()`, big-endian exponent), by a
+/// fixed window with masked table reads ([`fixed_window`]) in a [`PowScratch`] made
+/// for this call. Constant-time in the exponent's value; its length counts as
+/// `8 * exp_be.len()` bits. `x^0 = 1`, `0^0` included.
+///
+/// When the modulus' engine has a domain of its own
+/// ([`Kernel::pow_domain`](crate::kernel::Kernel::pow_domain): the 52-bit digits of
+/// `amm52-ifma`) the ladder runs in it from the first product to the last, the base
+/// converted in once and the result out once; otherwise on limb vectors through the
+/// kernel. The steps are the same.
+///
+/// # Panics
+/// When `base` is not `m.limbs()` limbs long.
+pub fn pow<L: Limb, T: Trace>(m: &Modulus<L>, base: &[L], exp_be: &[u8], trace: &mut T) -> Vec<L> {
+    run_once(m, base, exp_be, false, trace)
+}
+
+/// `base^e` in Montgomery form by a left-to-right sliding window ([`sliding_window`])
+/// in a [`PowScratch`] made for this call, in the kernel's own domain where it has
+/// one. Variable-time: the steps and the table entries read depend on the exponent's
+/// bits; for public exponents only.
+///
+/// # Panics
+/// When `base` is not `m.limbs()` limbs long.
+pub fn pow_vartime<L: Limb, T: Trace>(
+    m: &Modulus<L>,
+    base: &[L],
+    exp_be: &[u8],
+    trace: &mut T,
+) -> Vec<L> {
+    run_once(m, base, exp_be, true, trace)
+}
+
+/// [`sliding_window`] when `vartime` (a public choice), else [`fixed_window`].
+fn ladder<A: Ladder, T: Trace>(
+    ladder: &A,
+    base: &[A::Word],
+    exp_be: &[u8],
+    work: &mut Work<A::Word>,
+    vartime: bool,
+    trace: &mut T,
+) {
+    if vartime {
+        sliding_window(ladder, base, exp_be, work, trace);
+    } else {
+        fixed_window(ladder, base, exp_be, work, trace);
+    }
+}
+
+/// [`pow`] or [`pow_vartime`]: a scratch made for `m` and this exponent, used once.
+fn run_once<L: Limb, T: Trace>(
+    m: &Modulus<L>,
+    base: &[L],
+    exp_be: &[u8],
+    vartime: bool,
+    trace: &mut T,
+) -> Vec<L> {
+    let mut scratch = PowScratch::new(m, exp_be.len());
+    let mut out = vec![L::ZERO; m.limbs()];
+    match scratch.run(m, base, exp_be, &mut out, vartime, trace) {
+        Ok(()) => out,
+        Err(e) => unreachable!("a scratch made for this modulus and exponent: {e}"),
+    }
 }

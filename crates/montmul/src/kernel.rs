@@ -115,25 +115,34 @@ pub trait Kernel<L: Limb>: Send + Sync {
     /// The domain the exponentiation's ladder runs in for `m`, when this kernel has one
     /// of its own (the 52-bit digits of `amm52-ifma`: no conversion between the
     /// products); `None`, the default, means the modulus' limbs through [`Kernel::mul`].
-    /// Asked by [`crate::lab::exp::pow`] of the modulus' engine, once per call.
+    /// Asked of the modulus' engine once per [`crate::PowScratch`], which keeps it, so
+    /// that the exponentiations that reuse the scratch allocate nothing.
     fn pow_domain(&self, m: &Modulus<L>) -> Option<Box<dyn PowDomain<L>>> {
         let _ = m;
         None
     }
 }
 
-/// A kernel's own domain for exponentiation ([`Kernel::pow_domain`]): values are words
-/// of the kernel's choosing (for `amm52-ifma`, 52-bit digits), in a Montgomery form of
-/// its own, related to the modulus' by [`PowDomain::enter`] and [`PowDomain::leave`].
-/// Every operation must be constant-time in the values.
-pub trait PowDomain<L: Limb> {
-    /// The domain's 1.
-    fn one(&self) -> Vec<u64>;
-    /// A value of the modulus' Montgomery form (below its bound) in this domain.
-    fn enter(&self, x: &[L]) -> Vec<u64>;
-    /// Back to the modulus' Montgomery form, reduced under its policy, into `out`
-    /// (`m.limbs()` limbs).
-    fn leave(&self, y: &[u64], out: &mut [L]);
+/// A kernel's own domain for exponentiation ([`Kernel::pow_domain`]): values are
+/// [`PowDomain::words`] words of the kernel's choosing (for `amm52-ifma`, 52-bit
+/// digits), in a Montgomery form of its own, related to the modulus' by
+/// [`PowDomain::enter`] and [`PowDomain::leave`]. Nothing here allocates: every buffer
+/// is the caller's (the [`crate::PowScratch`]). Every operation must be constant-time
+/// in the values; the lengths are public.
+pub trait PowDomain<L: Limb>: Send + Sync {
+    /// The length of one value, in words.
+    fn words(&self) -> usize;
+    /// The length of the scratch [`PowDomain::enter`] and [`PowDomain::leave`] need, in
+    /// words.
+    fn scratch_words(&self) -> usize;
+    /// `out` ([`PowDomain::words`] words) = the domain's 1.
+    fn one(&self, out: &mut [u64]);
+    /// `out` = a value of the modulus' Montgomery form (below its bound) in this
+    /// domain; `scratch` holds [`PowDomain::scratch_words`] words.
+    fn enter(&self, x: &[L], out: &mut [u64], scratch: &mut [u64]);
+    /// `out` (`m.limbs()` limbs) = `y` back in the modulus' Montgomery form, reduced
+    /// under its policy; `scratch` holds [`PowDomain::scratch_words`] words.
+    fn leave(&self, y: &[u64], out: &mut [L], scratch: &mut [u64]);
     /// `out = a b`, the domain's Montgomery product.
     fn mul(&self, a: &[u64], b: &[u64], out: &mut [u64]);
     /// `out = a^2`, the domain's Montgomery square.

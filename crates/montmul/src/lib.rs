@@ -12,7 +12,8 @@
 //!
 //! The engine, at the crate root: [`Limb`] (machine words of 8 to 64 bits),
 //! [`Modulus`] (validated modulus, Montgomery constants and the kernel chosen for it,
-//! once), [`Residue`] (a value in Montgomery form), [`Reduction`], [`Error`], with
+//! once), [`Residue`] (a value in Montgomery form), [`PowScratch`] (the buffers of
+//! exponentiations that allocate nothing), [`Reduction`], [`Error`], with
 //! [`ct`] (constant-time helpers), [`encoding`] and [`parallel`]. The laboratory, in
 //! [`lab`]: every kernel by name, the seed algorithms, the thresholds of `auto` and the
 //! exponentiation's steps. The map of the layers is `docs/ARCHITECTURE.md`.
@@ -54,6 +55,7 @@ pub mod generated;
 pub mod mpn;
 
 pub use error::Error;
+pub use exp::PowScratch;
 #[doc(hidden)]
 pub use kernel::{Kernel, KernelInfo};
 pub use limb::{Limb, WORD_SIZES};

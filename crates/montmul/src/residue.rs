@@ -14,9 +14,9 @@
 //! Combining residues of two different moduli is a programming error: the operators
 //! panic, and the `try_` forms return [`Error::ModulusMismatch`].
 //!
-//! The in-place forms ([`Residue::mul_assign`], [`Residue::square_assign`], ...)
-//! allocate nothing. The kernels need their output distinct from their inputs, so a
-//! residue's buffer is `2 s` limbs long: the value lives in one half and a product is
+//! The in-place forms ([`Residue::mul_assign`], [`Residue::square_assign`],
+//! [`Residue::pow_assign`] with a reused [`PowScratch`], ...) allocate nothing. The
+//! kernels need their output distinct from their inputs, so a residue's buffer is `2 s` limbs long: the value lives in one half and a product is
 //! written into the other half, which then becomes the value (an offset flips; nothing
 //! is copied). A stack buffer was the other choice, but a generic one would have to be
 //! sized for the largest modulus (16384 bits in 8-bit limbs) and cleared on every call.
@@ -36,7 +36,7 @@ use crate::encoding::{
     be_bytes_to_hex_vartime, be_bytes_to_limbs, hex_to_be_bytes, limbs_to_be_bytes_vartime,
 };
 use crate::exp::Trace;
-use crate::{ct, inverse, reduce, Error, Limb, Modulus};
+use crate::{ct, inverse, reduce, Error, Limb, Modulus, PowScratch};
 
 /// A value modulo `m`, held in Montgomery form `x * R mod n` (below
 /// [`Modulus::bound`]: n, or 2n with lazy reduction).
@@ -443,12 +443,14 @@ impl<L: Limb> Residue<L> {
     }
 
     /// `self^e` for a big-endian exponent, by a fixed window whose table is read whole
-    /// for every lookup and the entry kept with masks ([`crate::exp::pow`]).
+    /// for every lookup and the entry kept with masks ([`crate::lab::exp::fixed_window`]).
     ///
     /// Constant-time in the exponent's value (not its length): the squarings and
     /// multiplications depend only on `exponent_be.len()`, so leading zero bytes or bits
     /// of a secret exponent change nothing, and no branch or memory index depends on the
-    /// bits. `x^0 = 1`, including `0^0`.
+    /// bits. `x^0 = 1`, including `0^0`. Allocates its table and the result:
+    /// [`Self::pow_assign`] does the same into a reused [`PowScratch`] without
+    /// allocating.
     pub fn pow(&self, exponent_be: &[u8]) -> Self {
         self.pow_traced(exponent_be, &mut ())
     }
@@ -456,21 +458,67 @@ impl<L: Limb> Residue<L> {
     /// [`Self::pow`], telling `trace` every step (squaring, product, table read): how the
     /// tests show that the steps depend on the exponent's length only.
     pub fn pow_traced<T: Trace>(&self, exponent_be: &[u8], trace: &mut T) -> Self {
-        let v = Zeroizing::new(crate::exp::pow(&self.m, self.val(), exponent_be, trace));
-        Self::from_value(&self.m, &v)
+        self.pow_once(exponent_be, false, trace)
     }
 
     /// `self^e` for a big-endian public exponent, by a sliding window
-    /// ([`crate::exp::pow_vartime`]): faster than [`Self::pow`], but its time depends
-    /// on the exponent's bits. `x^0 = 1`, including `0^0`.
+    /// ([`crate::lab::exp::sliding_window`]): faster than [`Self::pow`], but its time
+    /// depends on the exponent's bits. `x^0 = 1`, including `0^0`.
     pub fn pow_vartime(&self, exponent_be: &[u8]) -> Self {
-        let v = Zeroizing::new(crate::exp::pow_vartime(
-            &self.m,
-            self.val(),
-            exponent_be,
-            &mut (),
-        ));
-        Self::from_value(&self.m, &v)
+        self.pow_once(exponent_be, true, &mut ())
+    }
+
+    /// `self = self^e` in place, the table and every temporary in `scratch`: as
+    /// [`Self::pow`] (constant-time in the exponent's value, its work set by
+    /// `exponent_be.len()` only), and allocates nothing. Fails, leaving `self`
+    /// unchanged, with [`Error::ModulusMismatch`] when `scratch` was made for another
+    /// modulus, and with [`Error::ExponentTooLong`] when for shorter exponents.
+    pub fn pow_assign(
+        &mut self,
+        exponent_be: &[u8],
+        scratch: &mut PowScratch<L>,
+    ) -> Result<(), Error> {
+        self.pow_in_place(exponent_be, scratch, false, &mut ())
+    }
+
+    /// `self = self^e` in place for a public exponent, as [`Self::pow_vartime`]
+    /// (variable-time in the exponent's bits), allocating nothing; fails as
+    /// [`Self::pow_assign`].
+    pub fn pow_vartime_assign(
+        &mut self,
+        exponent_be: &[u8],
+        scratch: &mut PowScratch<L>,
+    ) -> Result<(), Error> {
+        self.pow_in_place(exponent_be, scratch, true, &mut ())
+    }
+
+    /// The by-value forms: a copy of `self` raised in place in a scratch made for this
+    /// exponent.
+    fn pow_once<T: Trace>(&self, exponent_be: &[u8], vartime: bool, trace: &mut T) -> Self {
+        let mut scratch = PowScratch::new(&self.m, exponent_be.len());
+        let mut r = self.clone();
+        match r.pow_in_place(exponent_be, &mut scratch, vartime, trace) {
+            Ok(()) => r,
+            Err(e) => unreachable!("a scratch made for this modulus and exponent: {e}"),
+        }
+    }
+
+    /// `self = self^e`: the power is written into the scratch half of the buffer, which
+    /// then becomes the value (as [`Self::product_in_place`]).
+    fn pow_in_place<T: Trace>(
+        &mut self,
+        exponent_be: &[u8],
+        scratch: &mut PowScratch<L>,
+        vartime: bool,
+        trace: &mut T,
+    ) -> Result<(), Error> {
+        let s = self.m.limbs();
+        let (lo, hi) = self.buf.split_at_mut(s);
+        // `at` is public (it counts operations), so this branch is too.
+        let (v, out) = if self.at == 0 { (&*lo, hi) } else { (&*hi, lo) };
+        scratch.run(&self.m, v, exponent_be, out, vartime, trace)?;
+        self.at = s - self.at;
+        Ok(())
     }
 
     /// 1 when the value is 0 mod n, else 0; constant-time.

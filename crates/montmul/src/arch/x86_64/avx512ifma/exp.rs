@@ -47,6 +47,7 @@ use super::sqr::sqr_digits;
 use crate::arch::cpu::Avx512Ifma;
 use crate::kernel::PowDomain;
 use crate::{Modulus, Reduction};
+use zeroize::{Zeroize, Zeroizing};
 
 /// The digit domain for a modulus of `s` limbs and `bits` bits: (d', V', e) with d'
 /// digits (R' = 2^(52 d') > 4n), V' = ceil(d' / 8) vectors, e = 52 d' - 64 s.
@@ -136,7 +137,7 @@ impl Digits {
         assert!(v <= MAX_VECTORS);
         let (mul, sqr) = products(v);
         // R 2^e and R 2^(2e) mod n, by doublings of R mod n < n.
-        let mut x = r1.to_vec();
+        let mut x = Zeroizing::new(r1.to_vec());
         for _ in 0..e {
             double_mod(&mut x, n);
         }
@@ -144,55 +145,75 @@ impl Digits {
         for _ in 0..e {
             double_mod(&mut x, n);
         }
-        let mut dom = Digits {
+        let digits = |x: &[u64]| {
+            let mut out = vec![0; 8 * v];
+            Digits::to_digits(x, &mut out);
+            out
+        };
+        Digits {
             _token: token,
             reduction: m.reduction(),
             s,
             d,
-            n: Vec::new(),
+            n: digits(n),
             n_words: n.to_vec(),
             n0,
-            one: Vec::new(),
-            c_in: Vec::new(),
-            r1: Vec::new(),
+            one: digits(&one),
+            c_in: digits(&x),
+            r1: digits(r1),
             mul,
             sqr,
-        };
-        dom.n = dom.to_digits(n);
-        dom.one = dom.to_digits(&one);
-        dom.c_in = dom.to_digits(&x);
-        dom.r1 = dom.to_digits(r1);
-        dom
+        }
     }
 
-    /// A zero value (8 V' digits).
-    fn zero(&self) -> Vec<u64> {
-        vec![0; self.n.len()]
-    }
-
-    /// The 8 V' digits of `x` (s limbs, below 2^(52 d')), by groups of 13 words.
-    /// Shifts and masks only: constant-time.
-    fn to_digits(&self, x: &[u64]) -> Vec<u64> {
-        let len = 8 * self.d.div_ceil(8);
-        // 16 G >= 8 V' digits and 13 G >= s words (52 d' >= 64 s).
-        let groups = len.div_ceil(16);
-        let mut w = vec![[0u64; 13]; groups];
-        w.as_flattened_mut()[..x.len()].copy_from_slice(x);
-        let mut out: Vec<u64> = w.iter().flat_map(split_group).collect();
-        out.truncate(len);
-        out
+    /// `out` (8 V' digits) = the digits of `x` (s limbs, below 2^(52 d')), by groups
+    /// of 13 words on the stack. Shifts and masks only: constant-time; allocates nothing.
+    fn to_digits(x: &[u64], out: &mut [u64]) {
+        // 16 digits a group; 13 G >= s words since 52 d' >= 64 s.
+        for (g, digits) in out.chunks_mut(16).enumerate() {
+            let mut w = [0u64; 13];
+            let from = (13 * g).min(x.len());
+            let to = (13 * g + 13).min(x.len());
+            w[..to - from].copy_from_slice(&x[from..to]);
+            let split = split_group(&w);
+            digits.copy_from_slice(&split[..digits.len()]);
+        }
     }
 
     /// `out` (s limbs) = the value of the digits `z` (each below 2^52, value below 2n),
-    /// reduced under `reduction` with one masked subtraction.
-    fn to_words(&self, z: &[u64], out: &mut [u64], reduction: Reduction) {
-        let groups = z.len().div_ceil(16);
-        let mut g = vec![[0u64; 16]; groups];
-        g.as_flattened_mut()[..z.len()].copy_from_slice(z);
-        let words: Vec<u64> = g.iter().flat_map(join_group).collect();
+    /// reduced under `reduction` with one masked subtraction; `words` holds
+    /// [`Digits::word_len`] words. Allocates nothing.
+    fn to_words(&self, z: &[u64], out: &mut [u64], words: &mut [u64], reduction: Reduction) {
+        for (digits, w) in z.chunks(16).zip(words.chunks_mut(13)) {
+            let mut g = [0u64; 16];
+            g[..digits.len()].copy_from_slice(digits);
+            w.copy_from_slice(&join_group(&g));
+        }
         // The value is below 2n < 2^(64 s + 1): the bits above `out` are word s, if any.
         let top = words.get(self.s).copied().unwrap_or(0);
         finish(&words[..self.s], top, &self.n_words, reduction, out);
+    }
+
+    /// The words [`Digits::to_words`] joins the digits into: 13 per group of 16
+    /// digits.
+    fn word_len(&self) -> usize {
+        13 * self.n.len().div_ceil(16)
+    }
+}
+
+/// The constants of a secret modulus (RSA's p and q) are wiped with the domain.
+impl Drop for Digits {
+    fn drop(&mut self) {
+        for v in [
+            &mut self.n,
+            &mut self.n_words,
+            &mut self.one,
+            &mut self.c_in,
+            &mut self.r1,
+        ] {
+            v.zeroize();
+        }
+        self.n0.zeroize();
     }
 }
 
@@ -208,22 +229,31 @@ fn double_mod(x: &mut [u64], n: &[u64]) {
 }
 
 impl PowDomain<u64> for Digits {
-    fn one(&self) -> Vec<u64> {
-        self.one.clone()
+    fn words(&self) -> usize {
+        self.n.len()
+    }
+
+    /// The digits of the value entering or leaving, then the words they join into.
+    fn scratch_words(&self) -> usize {
+        self.n.len() + self.word_len()
+    }
+
+    fn one(&self, out: &mut [u64]) {
+        out.copy_from_slice(&self.one);
     }
 
     /// phi(x) = mont'(x, C_in).
-    fn enter(&self, x: &[u64]) -> Vec<u64> {
-        let mut y = self.zero();
-        self.mul(&self.to_digits(x), &self.c_in, &mut y);
-        y
+    fn enter(&self, x: &[u64], out: &mut [u64], scratch: &mut [u64]) {
+        let digits = &mut scratch[..self.n.len()];
+        Digits::to_digits(x, digits);
+        self.mul(digits, &self.c_in, out);
     }
 
     /// mont'(y, R mod n), below 2n, then the policy's finish.
-    fn leave(&self, y: &[u64], out: &mut [u64]) {
-        let mut z = self.zero();
-        self.mul(y, &self.r1, &mut z);
-        self.to_words(&z, out, self.reduction);
+    fn leave(&self, y: &[u64], out: &mut [u64], scratch: &mut [u64]) {
+        let (z, words) = scratch.split_at_mut(self.n.len());
+        self.mul(y, &self.r1, z);
+        self.to_words(z, out, &mut words[..self.word_len()], self.reduction);
     }
 
     fn sqr(&self, a: &[u64], out: &mut [u64]) {
