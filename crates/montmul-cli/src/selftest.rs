@@ -1,0 +1,748 @@
+//! `montmul selftest`: every kernel, every word size and both reduction policies
+//! against num-bigint (issue 19, item 4), so that a build on a new machine or compiler
+//! can be checked in one command.
+//!
+//! Per size class (2 to 16384 bits) it runs N cases, each one modulus and its operands,
+//! through every (kernel, word, policy) the library lists: the Montgomery product and
+//! square on raw limbs (below n, or 2n under lazy reduction), the residue operations
+//! (`+`, `-`, negation, `*`, square), `pow` and `pow_vartime` on the exponent 0 (empty
+//! and all-zero bytes), a short and a long exponent, and `inv` / `inv_vartime`. The
+//! first cases of each class take the edge moduli (2^k - 1, 2^(k-1) + 1, a top limb of
+//! all ones), then random ones; operands are edges (0, 1, n - 1, values of all-ones
+//! limbs, the bound less one) or random, half and half. Everything derives from
+//! `--seed` through the test kit's `TestRng`, per case, so a case is reproducible
+//! alone whatever the thread count.
+//!
+//! The oracle is num-bigint (`montmul-testkit`): a Montgomery product `z` of `x` and
+//! `y` with R = 2^(w s) must satisfy `z < bound` and `z R = x y (mod n)`, which needs
+//! no inverse of R. `--exhaustive` adds the small-word sweep of
+//! `montmul_testkit::exhaustive` (every odd 8-bit modulus with every operand pair,
+//! every odd 16-bit modulus with a dense sample).
+//!
+//! A size a kernel refuses with a typed error (`gen-cios` has code for some limb counts
+//! only; a kernel this CPU cannot run) is counted as skipped and listed. A mismatch
+//! prints its reproducer (kernel, word, policy, operation, modulus and operands in hex)
+//! and the command exits with status 1.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use clap::builder::RangedU64ValueParser;
+use indicatif::{ProgressBar, ProgressStyle};
+use montmul::lab::Kernel;
+use montmul::{lab, Error, Limb, Modulus, Reduction, Residue, MAX_BITS};
+use montmul_testkit::exhaustive;
+use montmul_testkit::rand_core::RngCore;
+use montmul_testkit::{self as kit, TestRng};
+use num_bigint::BigUint;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::output::outln;
+use crate::CliError;
+
+/// The size classes run when `--bits` is not given.
+const DEFAULT_BITS: [u32; 22] = [
+    2, 3, 7, 8, 9, 16, 31, 64, 65, 127, 128, 192, 255, 256, 384, 521, 1024, 2048, 3072, 4096, 8192,
+    16384,
+];
+
+/// The most cases per size class: far beyond any useful run (10^6 per class takes
+/// days at the largest sizes), and the count of checks stays far from overflowing.
+const MAX_CASES: u64 = 100_000_000;
+
+/// The most entries in `--bits`.
+const MAX_SIZES: usize = 64;
+
+/// The most reproducers printed; the count of mismatches is always complete.
+const MAX_SHOWN: usize = 20;
+
+/// Moduli up to this many bits get a long exponent of [`LONG_EXP_BITS`] bits: every
+/// window width of the fixed window (up to 6 from 6145 bits, `exp::ct_window`) and of
+/// the sliding window (`exp::vartime_window`).
+const ALL_WINDOWS_UP_TO: u32 = 64;
+
+/// The long exponent of the smallest moduli, in bits.
+const LONG_EXP_BITS: u32 = 6200;
+
+/// Moduli up to this many bits get a full-size long exponent (as many bits as the
+/// modulus, as RSA's private exponent). Above, one long exponentiation on a bit-serial
+/// kernel (`radix2`, `mwr2mm` with 8-bit words) takes seconds, and the products, the
+/// residue operations, the short exponents and the inverses carry the check.
+const FULL_SIZE_EXP_UP_TO: u32 = 512;
+
+/// Moduli above this many bits get short exponents of at most 16 bits, not 64.
+const SHORT_EXP_16_ABOVE: u32 = 1024;
+
+/// Arguments of `montmul selftest`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Cases per size class, 1..=100000000; each runs through every kernel, word size
+    /// and policy.
+    #[arg(long, default_value_t = 8,
+          value_parser = RangedU64ValueParser::<u64>::new().range(1..=MAX_CASES))]
+    cases: u64,
+    /// Modulus sizes in bits, comma-separated, each 2..=16384 (default: 2, 3, 7, 8, 9,
+    /// 16, 31, 64, 65, 127, 128, 192, 255, 256, 384, 521, 1024, 2048, 3072, 4096, 8192,
+    /// 16384).
+    #[arg(long, value_delimiter = ',')]
+    bits: Vec<u32>,
+    /// Seed of every random modulus, operand and exponent.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also run the exhaustive small-word sweep: every odd 8-bit modulus with every
+    /// pair of operands, every odd 16-bit modulus with a dense sample (minutes).
+    #[arg(long)]
+    exhaustive: bool,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One case: a modulus, its operands and exponents, and num-bigint's answers.
+struct Case {
+    bits: u32,
+    index: u64,
+    n: BigUint,
+    /// Normal-form operands below n (also the raw product's inputs under `Full`).
+    a: BigUint,
+    b: BigUint,
+    /// The raw product's inputs under `Lazy`, below 2n.
+    a2: BigUint,
+    b2: BigUint,
+    /// Big-endian exponents: empty, a zero byte, short, and long for the smaller sizes.
+    exps: Vec<Vec<u8>>,
+    /// `a^e mod n` for each exponent.
+    powers: Vec<BigUint>,
+    /// `a^-1 mod n`, when gcd(a, n) = 1.
+    inverse: Option<BigUint>,
+}
+
+/// SplitMix64's finaliser over the seed, the size class and the case number: each case
+/// has its own stream.
+fn case_seed(seed: u64, bits: u32, index: u64) -> u64 {
+    let mut z = seed ^ (u64::from(bits) << 40) ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// An edge value below `bound` (0, 1, 2, n - 1, n - 2, n, n + 1, bound - 1 and values
+/// whose limbs are all ones, for every word size), or a random one, half and half.
+fn operand(rng: &mut TestRng, n: &BigUint, bound: &BigUint) -> BigUint {
+    if rng.next_u32() & 1 == 0 {
+        return kit::random_below(rng, bound);
+    }
+    let one = BigUint::from(1u32);
+    let bytes = bound.bits().div_ceil(8);
+    let choice = match rng.next_u32() % 10 {
+        0 => BigUint::ZERO,
+        1 => one,
+        2 => BigUint::from(2u32),
+        3 => n - 1u32,
+        4 => n - 2u32,
+        5 => n.clone(),
+        6 => n + 1u32,
+        7 => bound - 1u32,
+        // All-ones limbs of 8 bits, then of 64 bits (so of every word size).
+        8 => (&one << (8 * (1 + rng.next_u64() % bytes))) - 1u32,
+        _ => (&one << (64 * (1 + rng.next_u64() % bytes.div_ceil(8)))) - 1u32,
+    };
+    // A value not below the bound (n itself under `Full`) becomes a random one.
+    if &choice < bound {
+        choice
+    } else {
+        kit::random_below(rng, bound)
+    }
+}
+
+/// A random exponent of exactly `bits` bits (`bits >= 1`), big-endian.
+fn exponent(rng: &mut TestRng, bits: u32) -> Vec<u8> {
+    let one = BigUint::from(1u32);
+    (kit::random_below_pow2(rng, bits - 1) | (one << (bits - 1))).to_bytes_be()
+}
+
+impl Case {
+    /// Case `index` of size class `bits` for `seed`.
+    fn new(seed: u64, bits: u32, index: u64) -> Case {
+        let mut rng = TestRng::new(case_seed(seed, bits, index));
+        let one = BigUint::from(1u32);
+        let n = match index {
+            0 => (&one << bits) - 1u32,
+            1 => (&one << (bits - 1)) + 1u32,
+            2 => {
+                // The top 64 bits (all of them below 65) all ones: the top limb of
+                // every word size is all ones where the size is a multiple of it.
+                let top = bits.min(64);
+                let ones = ((&one << top) - 1u32) << (bits - top);
+                kit::random_modulus(&mut rng, bits) | ones
+            }
+            _ => kit::random_modulus(&mut rng, bits),
+        };
+        let two_n = &n << 1u32;
+        let a = operand(&mut rng, &n, &n);
+        let b = operand(&mut rng, &n, &n);
+        let a2 = operand(&mut rng, &n, &two_n);
+        let b2 = operand(&mut rng, &n, &two_n);
+        let short_max = if bits > SHORT_EXP_16_ABOVE { 16 } else { 64 };
+        let short = 1 + rng.next_u32() % short_max;
+        let mut exps = vec![Vec::new(), vec![0], exponent(&mut rng, short)];
+        if bits <= ALL_WINDOWS_UP_TO {
+            exps.push(exponent(&mut rng, LONG_EXP_BITS));
+        } else if bits <= FULL_SIZE_EXP_UP_TO {
+            exps.push(exponent(&mut rng, bits));
+        }
+        let powers = exps
+            .iter()
+            .map(|e| a.modpow(&BigUint::from_bytes_be(e), &n))
+            .collect();
+        let inverse = a.modinv(&n);
+        Case {
+            bits,
+            index,
+            n,
+            a,
+            b,
+            a2,
+            b2,
+            exps,
+            powers,
+            inverse,
+        }
+    }
+}
+
+/// Counts checks and records mismatches for one (kernel, word, policy) on one case.
+struct Checker<'a> {
+    case: &'a Case,
+    kernel: &'static str,
+    word: u32,
+    reduction: Reduction,
+    tally: &'a mut Tally,
+}
+
+impl Checker<'_> {
+    /// One comparison with the oracle; `describe` gives (got, want) for the reproducer,
+    /// formatted only on a mismatch.
+    fn check(
+        &mut self,
+        op: &str,
+        x: &BigUint,
+        y: &BigUint,
+        ok: bool,
+        describe: impl FnOnce() -> (String, String),
+    ) {
+        self.tally.checks += 1;
+        if ok {
+            return;
+        }
+        let (got, want) = describe();
+        let c = self.case;
+        self.tally.mismatches.push(format!(
+            "mismatch: kernel={} word={} policy={} bits={} case={} op={op} n=0x{:x} a=0x{x:x} b=0x{y:x} got={got} want={want}",
+            self.kernel, self.word, self.reduction, c.bits, c.index, c.n
+        ));
+    }
+
+    /// A residue's normal form against `want`.
+    fn same<L: Limb>(&mut self, op: &str, got: &Residue<L>, want: &BigUint) {
+        let got = kit::from_limbs(&got.to_limbs());
+        let (a, b) = (&self.case.a, &self.case.b);
+        self.check(op, a, b, &got == want, || {
+            (format!("0x{got:x}"), format!("0x{want:x}"))
+        });
+    }
+}
+
+/// A (kernel, word, policy) refused at a size: the reason, and the sizes.
+type Skips = BTreeMap<(String, u32, &'static str, String), Vec<u32>>;
+
+/// The tally of one piece of work.
+#[derive(Default)]
+struct Tally {
+    /// (kernel, word, policy, case) runs.
+    runs: u64,
+    /// Single comparisons with the oracle.
+    checks: u64,
+    mismatches: Vec<String>,
+    skips: Vec<(String, u32, &'static str, String, u32)>,
+}
+
+/// Runs case `c` through every kernel of `L` under every policy it offers.
+fn run_word<L: Limb>(c: &Case, t: &mut Tally) {
+    for &k in lab::all::<L>() {
+        let info = k.info();
+        if !info.words.contains(&L::BITS) {
+            continue;
+        }
+        for &r in info.reductions {
+            run_variant(k, r, c, t);
+        }
+    }
+}
+
+/// Runs case `c` through kernel `k` with `L` words under `r`.
+fn run_variant<L: Limb>(k: &'static dyn Kernel<L>, r: Reduction, c: &Case, t: &mut Tally) {
+    let name = k.info().name;
+    let n = &c.n;
+    let given = kit::to_limbs::<L>(n, c.bits.div_ceil(L::BITS) as usize);
+    let made = Modulus::with_kernel(&given, k, r);
+    if let Err(e @ (Error::UnsupportedSize { .. } | Error::Unavailable { .. })) = &made {
+        t.skips
+            .push((name.to_string(), L::BITS, r.name(), e.to_string(), c.bits));
+        return;
+    }
+    t.runs += 1;
+    let mut ch = Checker {
+        case: c,
+        kernel: name,
+        word: L::BITS,
+        reduction: r,
+        tally: t,
+    };
+    let zero = BigUint::ZERO;
+    let m = match made {
+        Ok(m) => m,
+        Err(e) => {
+            ch.check("Modulus::with_kernel", &zero, &zero, false, || {
+                (e.to_string(), "Ok".into())
+            });
+            return;
+        }
+    };
+    let s = m.limbs();
+    let r_bits = L::BITS * s as u32;
+    let bound = kit::from_limbs(m.bound());
+
+    // The raw product and square: z < bound and z R = x y (mod n).
+    let (x, y) = match r {
+        Reduction::Full => (&c.a, &c.b),
+        Reduction::Lazy => (&c.a2, &c.b2),
+    };
+    let (xl, yl) = (kit::to_limbs::<L>(x, s), kit::to_limbs::<L>(y, s));
+    let mut out = vec![L::ZERO; s];
+    for (op, y) in [("mont_mul", y), ("mont_sqr", x)] {
+        if op == "mont_mul" {
+            m.mont_mul(&xl, &yl, &mut out);
+        } else {
+            m.mont_sqr(&xl, &mut out);
+        }
+        let z = kit::from_limbs(&out);
+        let ok = z < bound && (&z << r_bits) % n == x * y % n;
+        ch.check(op, x, y, ok, || {
+            let want = kit::mont_mul(x, y, n, r_bits);
+            (
+                format!("0x{z:x}"),
+                format!("0x{want:x} (mod n, below 0x{bound:x})"),
+            )
+        });
+    }
+
+    // The residues: in through `Residue::new`, out through `to_limbs`.
+    let (a, b) = (&c.a, &c.b);
+    let (ra, rb) = match (
+        Residue::new(&m, &kit::to_limbs::<L>(a, s)),
+        Residue::new(&m, &kit::to_limbs::<L>(b, s)),
+    ) {
+        (Ok(ra), Ok(rb)) => (ra, rb),
+        (Err(e), _) | (_, Err(e)) => {
+            ch.check("Residue::new", a, b, false, || (e.to_string(), "Ok".into()));
+            return;
+        }
+    };
+    ch.same("Residue +", &(&ra + &rb), &((a + b) % n));
+    ch.same("Residue -", &(&ra - &rb), &((a + n - b) % n));
+    ch.same("Residue neg", &(-&ra), &((n - a) % n));
+    ch.same("Residue *", &(&ra * &rb), &(a * b % n));
+    ch.same("Residue square", &ra.square(), &(a * a % n));
+
+    // Exponentiation: 0 (empty and a zero byte), short, and long where the size has one.
+    for (e, want) in c.exps.iter().zip(&c.powers) {
+        ch.same(&format!("pow e=0x{}", hex(e)), &ra.pow(e), want);
+        ch.same(
+            &format!("pow_vartime e=0x{}", hex(e)),
+            &ra.pow_vartime(e),
+            want,
+        );
+    }
+
+    // Inverses, where they exist; else both must say so.
+    for (op, got) in [("inv", ra.inv()), ("inv_vartime", ra.inv_vartime())] {
+        match (got, &c.inverse) {
+            (Ok(got), Some(want)) => ch.same(op, &got, want),
+            (Err(Error::NotInvertible), None) => ch.check(op, a, &zero, true, Default::default),
+            (got, want) => {
+                let got = match got {
+                    Ok(r) => format!("0x{:x}", kit::from_limbs(&r.to_limbs())),
+                    Err(e) => e.to_string(),
+                };
+                let want = want
+                    .as_ref()
+                    .map_or("NotInvertible".into(), |w| format!("0x{w:x}"));
+                ch.check(op, a, &zero, false, || (got, want));
+            }
+        }
+    }
+}
+
+/// Lower-case hex of big-endian bytes, at least one digit.
+fn hex(bytes: &[u8]) -> String {
+    format!("{:x}", BigUint::from_bytes_be(bytes))
+}
+
+/// The exhaustive sweep's figures.
+#[derive(Serialize)]
+struct ExhaustiveSummary {
+    /// Products checked (`mont_mul` and `mont_sqr`).
+    products: u64,
+    /// (kernel, policy) pairs per word size: 8-bit, 16-bit.
+    variants: [usize; 2],
+    seconds: f64,
+}
+
+/// One (kernel, word, policy) refused at some sizes.
+#[derive(Serialize)]
+struct Skip {
+    kernel: String,
+    word: u32,
+    policy: &'static str,
+    reason: String,
+    bits: Vec<u32>,
+}
+
+/// The summary printed at the end.
+#[derive(Serialize)]
+struct Summary {
+    seed: u64,
+    cases_per_size: u64,
+    sizes: Vec<u32>,
+    /// (kernel, word, policy, case) runs.
+    runs: u64,
+    /// Single comparisons with the oracle.
+    checks: u64,
+    /// (kernel, word, policy, size) combinations refused with a typed error.
+    skipped: u64,
+    skips: Vec<Skip>,
+    mismatches: u64,
+    /// The first reproducers, at most 20.
+    reproducers: Vec<String>,
+    exhaustive: Option<ExhaustiveSummary>,
+    seconds: f64,
+}
+
+/// The sizes asked for, checked.
+fn sizes(list: &[u32]) -> Result<Vec<u32>, CliError> {
+    if list.len() > MAX_SIZES {
+        return Err(CliError(format!(
+            "--bits: at most {MAX_SIZES} entries, not {}",
+            list.len()
+        )));
+    }
+    if let Some(b) = list.iter().find(|&&b| !(2..=MAX_BITS).contains(&b)) {
+        return Err(CliError(format!("--bits: {b} is not in 2..={MAX_BITS}")));
+    }
+    Ok(if list.is_empty() {
+        DEFAULT_BITS.to_vec()
+    } else {
+        list.to_vec()
+    })
+}
+
+/// The bar on stderr when it is a terminal, else nothing.
+fn progress(total: u64, what: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} {elapsed} (eta {eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar.set_message(what.to_string());
+    bar
+}
+
+/// Every (size, case, word) unit: the largest sizes first, so that the longest units
+/// start early and the threads end together.
+fn units(sizes: &[u32], cases: u64) -> impl ParallelIterator<Item = (u32, u64, u32)> + '_ {
+    let mut order = sizes.to_vec();
+    order.sort_unstable_by(|x, y| y.cmp(x));
+    order.dedup();
+    order.into_par_iter().flat_map(move |bits| {
+        (0..cases).into_par_iter().flat_map(move |i| {
+            montmul::WORD_SIZES
+                .into_par_iter()
+                .map(move |w| (bits, i, w))
+        })
+    })
+}
+
+/// The exhaustive sweep, on every core.
+fn run_exhaustive(mismatches: &Mutex<Vec<String>>, count: &AtomicU64) -> ExhaustiveSummary {
+    let start = Instant::now();
+    let v8 = exhaustive::variants::<u8>();
+    let v16 = exhaustive::variants::<u16>();
+    let m8: Vec<u64> = exhaustive::odd_moduli::<u8>().collect();
+    let m16: Vec<u64> = exhaustive::odd_moduli::<u16>().collect();
+    let bar = progress(
+        (v8.len() * m8.len() + v16.len() * m16.len()) as u64,
+        "exhaustive",
+    );
+    let record = |result: Result<u64, Box<exhaustive::Mismatch>>| {
+        bar.inc(1);
+        match result {
+            Ok(p) => p,
+            Err(m) => {
+                count.fetch_add(1, Ordering::Relaxed);
+                if let Ok(mut list) = mismatches.lock() {
+                    list.push(format!("mismatch: exhaustive {m}"));
+                }
+                0
+            }
+        }
+    };
+    let products8: u64 = v8
+        .par_iter()
+        .flat_map(|&(k, r)| m8.par_iter().map(move |&n| (k, r, n)))
+        .map(|(k, r, n)| {
+            record(exhaustive::sweep_modulus(
+                k,
+                r,
+                n,
+                &exhaustive::operands_all(n, r),
+            ))
+        })
+        .sum();
+    let products16: u64 = v16
+        .par_iter()
+        .flat_map(|&(k, r)| m16.par_iter().map(move |&n| (k, r, n)))
+        .map(|(k, r, n)| {
+            record(exhaustive::sweep_modulus(
+                k,
+                r,
+                n,
+                &exhaustive::operands_16(n, r, 8),
+            ))
+        })
+        .sum();
+    bar.finish_and_clear();
+    ExhaustiveSummary {
+        products: products8 + products16,
+        variants: [v8.len(), v16.len()],
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// `montmul selftest`: exit status 0 when every check agrees with the oracle, 1 on a
+/// mismatch (its reproducers printed), 2 on bad flags.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let sizes = sizes(&args.bits)?;
+    let start = Instant::now();
+    let mismatch_count = AtomicU64::new(0);
+    let mismatches = Mutex::new(Vec::new());
+    let exhaustive = args
+        .exhaustive
+        .then(|| run_exhaustive(&mismatches, &mismatch_count));
+
+    let mut distinct = sizes.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let bar = progress(distinct.len() as u64 * args.cases * 4, "selftest");
+    let (runs, checks, skips) = units(&distinct, args.cases)
+        .map(|(bits, i, w)| {
+            let case = Case::new(args.seed, bits, i);
+            let mut t = Tally::default();
+            match w {
+                8 => run_word::<u8>(&case, &mut t),
+                16 => run_word::<u16>(&case, &mut t),
+                32 => run_word::<u32>(&case, &mut t),
+                _ => run_word::<u64>(&case, &mut t),
+            }
+            bar.inc(1);
+            if !t.mismatches.is_empty() {
+                mismatch_count.fetch_add(t.mismatches.len() as u64, Ordering::Relaxed);
+                if let Ok(mut list) = mismatches.lock() {
+                    list.extend(t.mismatches);
+                }
+            }
+            (t.runs, t.checks, t.skips)
+        })
+        .reduce(
+            || (0, 0, Vec::new()),
+            |(r1, c1, mut s1), (r2, c2, s2)| {
+                s1.extend(s2);
+                (r1 + r2, c1 + c2, s1)
+            },
+        );
+    bar.finish_and_clear();
+
+    let mut grouped = Skips::new();
+    for (kernel, word, policy, reason, bits) in skips {
+        grouped
+            .entry((kernel, word, policy, reason))
+            .or_default()
+            .push(bits);
+    }
+    let skips: Vec<Skip> = grouped
+        .into_iter()
+        .map(|((kernel, word, policy, reason), mut bits)| {
+            bits.sort_unstable();
+            bits.dedup();
+            Skip {
+                kernel,
+                word,
+                policy,
+                reason,
+                bits,
+            }
+        })
+        .collect();
+    let mut reproducers = mismatches.into_inner().unwrap_or_default();
+    reproducers.sort();
+    reproducers.truncate(MAX_SHOWN);
+    let summary = Summary {
+        seed: args.seed,
+        cases_per_size: args.cases,
+        sizes,
+        runs,
+        checks,
+        skipped: skips.iter().map(|s| s.bits.len() as u64).sum(),
+        skips,
+        mismatches: mismatch_count.load(Ordering::Relaxed),
+        reproducers,
+        exhaustive,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&summary)?)?;
+    } else {
+        print_summary(&summary)?;
+    }
+    Ok(if summary.mismatches == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The summary as text.
+fn print_summary(s: &Summary) -> Result<(), CliError> {
+    for line in &s.reproducers {
+        outln!("{line}")?;
+    }
+    for skip in &s.skips {
+        let bits: Vec<String> = skip.bits.iter().map(u32::to_string).collect();
+        outln!(
+            "skipped: {} word {} {} at {} bits: {}",
+            skip.kernel,
+            skip.word,
+            skip.policy,
+            bits.join(", "),
+            skip.reason
+        )?;
+    }
+    if let Some(e) = &s.exhaustive {
+        outln!(
+            "exhaustive: {} products of {} 8-bit and {} 16-bit (kernel, policy) pairs in {:.1} s",
+            e.products,
+            e.variants[0],
+            e.variants[1],
+            e.seconds
+        )?;
+    }
+    outln!(
+        "selftest: {} cases per size x {} sizes (seed {}): {} kernel runs, {} checks, {} skipped, {} mismatches, {:.1} s",
+        s.cases_per_size,
+        s.sizes.len(),
+        s.seed,
+        s.runs,
+        s.checks,
+        s.skipped,
+        s.mismatches,
+        s.seconds
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use montmul::lab::KernelInfo;
+
+    /// CIOS with the lowest bit of its output flipped: every product is wrong.
+    struct Broken;
+    impl Kernel<u16> for Broken {
+        fn info(&self) -> &'static KernelInfo {
+            lab::by_name::<u16>("cios").expect("cios").info()
+        }
+        fn mul_exact(&self, m: &Modulus<u16>, a: &[u16], b: &[u16], out: &mut [u16]) {
+            lab::by_name::<u16>("cios")
+                .expect("cios")
+                .mul_exact(m, a, b, out);
+            out[0] ^= 1;
+        }
+    }
+    static BROKEN: Broken = Broken;
+
+    #[test]
+    fn a_wrong_kernel_gives_reproducers() {
+        let case = Case::new(7, 100, 3);
+        let mut t = Tally::default();
+        run_variant::<u16>(&BROKEN, Reduction::Full, &case, &mut t);
+        assert_eq!(t.runs, 1);
+        assert!(t.checks > 10, "{}", t.checks);
+        let first = t.mismatches.first().expect("a mismatch");
+        assert!(
+            first.starts_with(
+                "mismatch: kernel=cios word=16 policy=full bits=100 case=3 op=mont_mul"
+            ),
+            "{first}"
+        );
+        assert!(first.contains(&format!("n=0x{:x}", case.n)), "{first}");
+        // The same case through the real kernel agrees everywhere.
+        let mut t = Tally::default();
+        run_variant(
+            lab::by_name::<u16>("cios").expect("cios"),
+            Reduction::Full,
+            &case,
+            &mut t,
+        );
+        assert!(t.mismatches.is_empty(), "{:?}", t.mismatches);
+        assert_eq!(t.checks, 2 + 5 + 2 * 4 + 2);
+    }
+
+    #[test]
+    fn cases_are_reproducible_and_edge_first() {
+        let (x, y) = (Case::new(5, 65, 4), Case::new(5, 65, 4));
+        assert_eq!((&x.n, &x.a, &x.b2, &x.exps), (&y.n, &y.a, &y.b2, &y.exps));
+        let one = BigUint::from(1u32);
+        assert_eq!(Case::new(5, 65, 0).n, (&one << 65u32) - 1u32);
+        assert_eq!(Case::new(5, 65, 1).n, (&one << 64u32) + 1u32);
+        let top = Case::new(5, 100, 2).n;
+        assert_eq!(&top >> 36u32, (&one << 64u32) - 1u32);
+        for i in 0..50 {
+            let c = Case::new(9, 33, i);
+            assert_eq!(c.n.bits(), 33);
+            assert!(c.a < c.n && c.b < c.n && c.a2 < (&c.n << 1u32) && c.b2 < (&c.n << 1u32));
+            assert_eq!(c.exps.len(), 4, "a long exponent of every window width");
+        }
+        assert_eq!(
+            Case::new(1, 521, 0).exps.len(),
+            3,
+            "no long exponent above 512 bits"
+        );
+    }
+
+    #[test]
+    fn sizes_are_checked() {
+        assert_eq!(sizes(&[]).ok(), Some(DEFAULT_BITS.to_vec()));
+        assert!(sizes(&[1]).is_err());
+        assert!(sizes(&[16385]).is_err());
+        assert!(sizes(&[2; 65]).is_err());
+        assert_eq!(sizes(&[2, 16384]).ok(), Some(vec![2, 16384]));
+    }
+}
