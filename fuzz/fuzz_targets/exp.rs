@@ -24,8 +24,8 @@ fn run<L: Limb>(input: &mut Input) {
     // products; the 64-bit kernels reach the IFMA digit ladder's sizes (from 8 limbs).
     let (max_n, max_e) = match cost(k) {
         Cost::BitSerial => (48, 16),
-        Cost::Portable => (128, 32),
-        Cost::Fast => (520, 64),
+        Cost::Portable => (cap::<L>(128), 32),
+        Cost::Fast => (cap::<L>(520), 64),
     };
     let n = odd_modulus(input.bytes(max_n));
     let Some(m) = modulus_for::<L>(&n, k, reduction) else {

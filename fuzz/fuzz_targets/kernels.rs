@@ -7,8 +7,8 @@
 use libfuzzer_sys::fuzz_target;
 use montmul::{Limb, Residue};
 use montmul_fuzz::{
-    bound_of, cost, for_word, from_limbs, modulus_for, odd_modulus, operand, pick_kernel, to_limbs,
-    Cost, Input,
+    bound_of, cap, cost, for_word, from_limbs, modulus_for, odd_modulus, operand, pick_kernel,
+    to_limbs, Cost, Input,
 };
 use montmul_testkit::mont_mul as oracle_mont_mul;
 
@@ -26,8 +26,8 @@ fn run<L: Limb>(input: &mut Input) {
     // switch to it (116) for the 64-bit kernels made for large sizes.
     let max = match cost(k) {
         Cost::BitSerial => 96,
-        Cost::Portable => 256,
-        Cost::Fast => 1024,
+        Cost::Portable => cap::<L>(256),
+        Cost::Fast => cap::<L>(1024),
     };
     let n = odd_modulus(input.bytes(max));
     let Some(m) = modulus_for::<L>(&n, k, reduction) else {

@@ -85,6 +85,13 @@ pub enum Cost {
     Fast,
 }
 
+/// A size cap for 64-bit words, scaled to the word of `L` (a product costs about the
+/// square of the limb count, so narrower words get proportionally fewer bytes), at
+/// least 16 bytes.
+pub fn cap<L: Limb>(bytes_at_64: usize) -> usize {
+    (bytes_at_64 * L::BITS as usize / 64).max(16)
+}
+
 /// The cost class of kernel `k`.
 pub fn cost<L: Limb>(k: &dyn Kernel<L>) -> Cost {
     match k.info().name {

@@ -7,10 +7,12 @@ mod algos;
 mod arith;
 mod bench;
 mod bench_threads;
+mod ct_check;
 mod gen;
 mod output;
 mod sim;
 mod tune;
+mod welch;
 
 use std::process::ExitCode;
 
@@ -41,6 +43,9 @@ enum Command {
     Gen(gen::Args),
     /// Measure the size thresholds of the `auto` kernel on this machine and write the table.
     Tune(tune::Args),
+    /// Statistical (dudect-style) constant-time check: Welch's t of the timings of
+    /// fixed against random secret inputs, per path, kernel and size.
+    CtCheck(ct_check::Args),
 }
 
 /// A failure to report: one line on stderr, exit status 2.
@@ -130,6 +135,7 @@ fn main() -> ExitCode {
         Command::Sim(args) => sim::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::CtCheck(args) => ct_check::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
