@@ -73,7 +73,7 @@ const PERCENTILES: [f64; 5] = [0.5, 0.75, 0.9, 0.95, 0.99];
 #[derive(clap::Args)]
 pub struct Args {
     /// Measurements per check after the warm-up, 100..=100000000.
-    #[arg(long, default_value_t = 5000,
+    #[arg(long, default_value_t = 2000,
           value_parser = RangedU64ValueParser::<u64>::new().range(100..=MAX_MEASUREMENTS))]
     measurements: u64,
     /// Modulus sizes in bits, comma-separated, 16..=16384 (at most 16 of them).
@@ -613,7 +613,17 @@ fn plan(args: &Args, rng: &mut TestRng) -> Result<Vec<Plan>, CliError> {
         }
     }
     if !args.kernels.is_empty() {
+        let mut names: Vec<String> = plans.iter().map(|p| p.kernel.clone()).collect();
+        names.sort();
+        names.dedup();
         plans.retain(|p| args.kernels.contains(&p.kernel));
+        if plans.is_empty() {
+            return Err(CliError(format!(
+                "--kernels: none of {} is checked here (the kernels auto can pick: {})",
+                args.kernels.join(","),
+                names.join(",")
+            )));
+        }
     }
     Ok(plans)
 }

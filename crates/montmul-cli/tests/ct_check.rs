@@ -186,6 +186,15 @@ fn bad_arguments_get_one_error_line_and_status_2() {
         &["ct-check", "--fixed", "zero"],
         &[
             "ct-check",
+            "--kernels",
+            "nonesuch",
+            "--bits",
+            "64",
+            "--measurements",
+            "100",
+        ],
+        &[
+            "ct-check",
             "--fail-above",
             "-1",
             "--bits",
