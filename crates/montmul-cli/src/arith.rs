@@ -24,7 +24,7 @@ pub struct Engine {
     reduction: Option<Reduction>,
 }
 
-fn parse_reduction(s: &str) -> Result<Reduction, String> {
+pub(crate) fn parse_reduction(s: &str) -> Result<Reduction, String> {
     Reduction::ALL
         .into_iter()
         .find(|r| r.name() == s)

@@ -7,11 +7,13 @@ mod algos;
 mod arith;
 mod bench;
 mod bench_threads;
+mod ct_check;
 mod gen;
 mod output;
 mod selftest;
 mod sim;
 mod tune;
+mod welch;
 
 use std::process::ExitCode;
 
@@ -44,6 +46,9 @@ enum Command {
     Tune(tune::Args),
     /// Check every kernel, word size and reduction policy against num-bigint; exit 1 on a mismatch.
     Selftest(selftest::Args),
+    /// Statistical (dudect-style) constant-time check: Welch's t of the timings of
+    /// fixed against random secret inputs, per path, kernel and size.
+    CtCheck(ct_check::Args),
 }
 
 /// A failure to report: one line on stderr, exit status 2.
@@ -137,6 +142,7 @@ fn main() -> ExitCode {
             Ok(code) => return code,
             Err(e) => Err(e),
         },
+        Command::CtCheck(args) => ct_check::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,742 @@
+//! `montmul ct-check`: a statistical check that montmul's constant-time paths take the
+//! same time whatever their secret inputs, after dudect (Reparaz, Balasch, Verbauwhede,
+//! "Dude, is my code constant time?", DATE 2017).
+//!
+//! Each check times one operation on two classes of secret inputs, class 0 fixed and
+//! class 1 random, and asks Welch's t-test ([`crate::welch`]) whether the two timing
+//! distributions differ. The paths:
+//!
+//! - `pow`: `Residue::pow` with a fixed exponent or random exponents of the same byte
+//!   length (the modulus' own), one fixed base;
+//! - `mul`: `Modulus::mont_mul` on fixed operands or random ones;
+//! - `table`: the exponentiation's masked table read (`Ladder::lookup`, a table of
+//!   2^w entries for the window `pow` uses at that size) at a fixed or a random index,
+//!   in the ladder's own domain (limbs, or the IFMA kernel's 52-bit digits);
+//! - `pow-vartime`: the control, `Residue::pow_vartime`, which is variable-time by
+//!   design: exponent 0x00..01 against random ones must be found leaking, or the harness
+//!   is blind.
+//!
+//! The fixed class is, by default, the edge values a data-dependent shortcut would take
+//! (exponent 0x00..01, operands 0, index 0), or with `--fixed random` one random value
+//! kept for the whole check.
+//!
+//! Every kernel that `auto` can pick for 64-bit words at the size is checked: its pick on
+//! this CPU, the pick without AVX-512 IFMA, and the pick without BMI2/ADX either (the
+//! chain of `lab::pick` under [`lab::TUNED`] with those steps switched off), under each
+//! reduction policy asked for. Kernels this CPU cannot run are skipped, and said so.
+//!
+//! Measurement, as dudect does it, with one lesson from this machine: all inputs of a
+//! batch (and the order of the classes, a random sequence) are drawn *before* its timed
+//! loop. A harness that drew random exponents between measurements showed |t| up to 30
+//! at 256 bits from its own cache and branch-predictor traffic (issue 19). A batch is at
+//! most [`BATCH`] measurements, so memory stays small at 10^8. Each call is timed alone
+//! with the time-stamp counter behind `lfence` on x86-64 (cycles), with `Instant`
+//! elsewhere (nanoseconds). The first measurements are a warm-up: they set the
+//! cropping thresholds (percentiles of their times, dudect's outlier cropping) and are
+//! then dropped. The report gives |t| of all measurements and the largest |t| of the
+//! cropped tests, and the verdict goes by the larger of the two.
+//!
+//! Timing is printed, never asserted: the exit status is 0 whatever |t| is, unless
+//! `--fail-above T` asks otherwise. Not constant-time itself (it is a measurement tool).
+
+use std::hint::black_box;
+use std::io::IsTerminal;
+use std::time::Instant;
+
+use clap::builder::{RangedU64ValueParser, TypedValueParser};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use montmul::lab::exp::{ct_window, DomainLadder, Ladder, LimbLadder};
+use montmul::lab::{self, Kernel, PowDomain, Thresholds};
+use montmul::{Modulus, Reduction, Residue};
+use montmul_testkit::rand_core::RngCore;
+use montmul_testkit::{random_modulus, to_limbs, TestRng};
+use serde::Serialize;
+
+use crate::arith::parse_reduction;
+use crate::output::outln;
+use crate::welch::{verdict, TTest};
+use crate::CliError;
+
+/// The most measurements per check: 10^8 runs for days at 4096 bits.
+const MAX_MEASUREMENTS: u64 = 100_000_000;
+
+/// The most entries in `--bits`: each one is a full set of checks.
+const MAX_LIST: usize = 16;
+
+/// The most measurements whose inputs are drawn at once, before one timed loop.
+pub const BATCH: usize = 10_000;
+
+/// The percentiles at which the cropped tests cut (of the warm-up's times).
+const PERCENTILES: [f64; 5] = [0.5, 0.75, 0.9, 0.95, 0.99];
+
+/// Arguments of `montmul ct-check`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Measurements per check after the warm-up, 100..=100000000.
+    #[arg(long, default_value_t = 2000,
+          value_parser = RangedU64ValueParser::<u64>::new().range(100..=MAX_MEASUREMENTS))]
+    measurements: u64,
+    /// Modulus sizes in bits, comma-separated, 16..=16384 (at most 16 of them).
+    #[arg(long, value_delimiter = ',', default_values_t = [256u32, 2048],
+          value_parser = clap::value_parser!(u32).range(16..=16384))]
+    bits: Vec<u32>,
+    /// Paths to check, comma-separated: pow, mul, table, pow-vartime (the control, a
+    /// variable-time exponentiation that must be found leaking).
+    #[arg(long, value_delimiter = ',', default_values = ["pow", "mul", "table"],
+          value_parser = clap::builder::PossibleValuesParser::new(["pow", "mul", "table", "pow-vartime"])
+              .map(|s| PathKind::from_name(&s)))]
+    paths: Vec<PathKind>,
+    /// Reduction policies of the moduli, comma-separated: full, lazy.
+    #[arg(long, value_delimiter = ',', default_values = ["full", "lazy"],
+          value_parser = parse_reduction)]
+    reductions: Vec<Reduction>,
+    /// Only these kernels, comma-separated (by the name `montmul algos` gives; default:
+    /// every kernel `auto` can pick at each size). The table reads are named by their
+    /// domain: `limbs` or `amm52-ifma`.
+    #[arg(long, value_delimiter = ',')]
+    kernels: Vec<String>,
+    /// The fixed class: `edge` (exponent 0x00..01, operands 0, table index 0: the
+    /// values a data-dependent shortcut would take) or `random` (one random value, drawn
+    /// once per check and then kept).
+    #[arg(long, default_value = "edge", action = clap::ArgAction::Set,
+          value_parser = clap::builder::PossibleValuesParser::new(["edge", "random"])
+              .map(|s| s == "random"))]
+    fixed: bool,
+    /// Seed of the modulus, the inputs and the order of the classes.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print a JSON object {unit, skipped, rows: [...]} instead of lines.
+    #[arg(long)]
+    json: bool,
+    /// Exit with status 2 when a constant-time path (not the control) shows |t| above
+    /// this (CI never passes it: timing is printed, not asserted).
+    #[arg(long)]
+    fail_above: Option<f64>,
+}
+
+/// What is timed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathKind {
+    /// `Residue::pow`, fixed against random exponents.
+    Pow,
+    /// `Modulus::mont_mul`, fixed against random operands.
+    Mul,
+    /// The masked table read, fixed against random index.
+    Table,
+    /// `Residue::pow_vartime`: the control that must leak.
+    PowVartime,
+}
+
+impl PathKind {
+    fn from_name(s: &str) -> Self {
+        match s {
+            "pow" => PathKind::Pow,
+            "mul" => PathKind::Mul,
+            "table" => PathKind::Table,
+            _ => PathKind::PowVartime,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            PathKind::Pow => "pow",
+            PathKind::Mul => "mul",
+            PathKind::Table => "table",
+            PathKind::PowVartime => "pow-vartime",
+        }
+    }
+}
+
+/// The time-stamp counter on x86-64: `lfence` before and after each read keeps the
+/// timed call from overlapping the reads (Intel's recommended serialisation).
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod timer {
+    use core::arch::x86_64::{_mm_lfence, _rdtsc};
+
+    /// The unit of [`now`].
+    pub const UNIT: &str = "cycles";
+
+    /// The counter, with the instructions before it completed.
+    #[inline(always)]
+    pub fn now() -> u64 {
+        // SAFETY: `lfence` (SSE2) and `rdtsc` are part of the x86-64 baseline: every
+        // x86-64 CPU has them; they read a counter and order loads, touching no memory.
+        unsafe {
+            _mm_lfence();
+            let t = _rdtsc();
+            _mm_lfence();
+            t
+        }
+    }
+}
+
+/// The portable fallback: nanoseconds of a monotonic clock.
+#[cfg(not(target_arch = "x86_64"))]
+mod timer {
+    use std::sync::OnceLock;
+    use std::time::Instant;
+
+    /// The unit of [`now`].
+    pub const UNIT: &str = "ns";
+
+    /// Nanoseconds since the first call.
+    #[inline(always)]
+    pub fn now() -> u64 {
+        static START: OnceLock<Instant> = OnceLock::new();
+        START.get_or_init(Instant::now).elapsed().as_nanos() as u64
+    }
+}
+
+/// One operation to time on prepared inputs.
+trait Subject {
+    /// Draws the inputs of one batch: entry `i` of class `classes[i]` (0 fixed,
+    /// 1 random).
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng);
+    /// Runs the operation on prepared entry `i`.
+    fn run(&mut self, i: usize);
+}
+
+/// Random limbs below 2^(bits - 1), so below any modulus of `bits` bits.
+fn random_below_top(rng: &mut TestRng, bits: u32, out: &mut [u64]) {
+    for (j, w) in out.iter_mut().enumerate() {
+        let lo = 64 * j as u32;
+        *w = match (bits - 1).saturating_sub(lo) {
+            0 => 0,
+            b if b >= 64 => rng.next_u64(),
+            b => rng.next_u64() & ((1u64 << b) - 1),
+        };
+    }
+}
+
+/// `Residue::pow` or `pow_vartime` of one base, on exponents of one byte length.
+struct Pow {
+    base: Residue<u64>,
+    len: usize,
+    exps: Vec<u8>,
+    fixed: Vec<u8>,
+    vartime: bool,
+}
+
+impl Subject for Pow {
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
+        let len = self.len;
+        self.exps.resize(classes.len() * len, 0);
+        for (e, &c) in self.exps.chunks_exact_mut(len).zip(classes) {
+            if c == 0 {
+                e.copy_from_slice(&self.fixed);
+            } else {
+                rng.fill_bytes(e);
+            }
+        }
+    }
+
+    fn run(&mut self, i: usize) {
+        let e = black_box(&self.exps[i * self.len..(i + 1) * self.len]);
+        let r = if self.vartime {
+            self.base.pow_vartime(e)
+        } else {
+            self.base.pow(e)
+        };
+        black_box(r);
+    }
+}
+
+/// `Modulus::mont_mul` on operands of the modulus' length.
+struct Mul {
+    m: Modulus<u64>,
+    a: Vec<u64>,
+    b: Vec<u64>,
+    fixed: (Vec<u64>, Vec<u64>),
+    out: Vec<u64>,
+}
+
+impl Subject for Mul {
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
+        let (s, bits) = (self.m.limbs(), self.m.bits());
+        self.a.resize(classes.len() * s, 0);
+        self.b.resize(classes.len() * s, 0);
+        let pairs = self.a.chunks_exact_mut(s).zip(self.b.chunks_exact_mut(s));
+        for ((a, b), &c) in pairs.zip(classes) {
+            if c == 0 {
+                a.copy_from_slice(&self.fixed.0);
+                b.copy_from_slice(&self.fixed.1);
+            } else {
+                random_below_top(rng, bits, a);
+                random_below_top(rng, bits, b);
+            }
+        }
+    }
+
+    fn run(&mut self, i: usize) {
+        let s = self.m.limbs();
+        let (a, b) = (&self.a[i * s..(i + 1) * s], &self.b[i * s..(i + 1) * s]);
+        self.m.mont_mul(black_box(a), black_box(b), &mut self.out);
+        black_box(&self.out);
+    }
+}
+
+/// The ladder whose table read is timed: the modulus' limbs or the kernel's domain.
+enum Domain {
+    Limbs(Modulus<u64>),
+    Own(Box<dyn PowDomain<u64>>),
+}
+
+/// The exponentiation's masked table read, `Ladder::lookup`.
+struct Table {
+    domain: Domain,
+    table: Vec<Vec<u64>>,
+    index: Vec<usize>,
+    fixed: usize,
+    out: Vec<u64>,
+}
+
+impl Subject for Table {
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
+        let entries = self.table.len() as u64;
+        self.index = classes
+            .iter()
+            .map(|&c| {
+                if c == 0 {
+                    self.fixed
+                } else {
+                    (rng.next_u64() % entries) as usize
+                }
+            })
+            .collect();
+    }
+
+    fn run(&mut self, i: usize) {
+        let index = black_box(self.index[i]);
+        match &self.domain {
+            Domain::Limbs(m) => LimbLadder(m).lookup(&self.table, index, &mut self.out, &mut ()),
+            Domain::Own(d) => DomainLadder(&**d).lookup(&self.table, index, &mut self.out, &mut ()),
+        }
+        black_box(&self.out);
+    }
+}
+
+/// What one check measured.
+#[derive(Serialize)]
+struct Row {
+    path: &'static str,
+    bits: u32,
+    kernel: String,
+    reduction: &'static str,
+    measurements: u64,
+    /// Welch's t over all measurements.
+    t: f64,
+    /// The largest |t| of the cropped tests (signed).
+    t_cropped: f64,
+    /// The percentile that cropped test cut at.
+    cropped_at: f64,
+    verdict: &'static str,
+    /// Mean time of class 0 (fixed) and class 1 (random), in `unit`, over all
+    /// measurements (preemptions and interrupts included).
+    mean_fixed: f64,
+    mean_random: f64,
+    /// The same over the measurements below the warm-up's median (the typical call).
+    typical_fixed: f64,
+    typical_random: f64,
+    seconds: f64,
+}
+
+/// The measured statistics of one check.
+struct Measured {
+    raw: TTest,
+    cropped: [TTest; PERCENTILES.len()],
+}
+
+impl Measured {
+    /// The cropped test with the largest |t|, and its percentile.
+    fn worst_cropped(&self) -> (f64, f64) {
+        self.cropped
+            .iter()
+            .zip(PERCENTILES)
+            .map(|(t, p)| (t.t(), p))
+            .fold((0.0, PERCENTILES[0]), |best, cur| {
+                if cur.0.abs() > best.0.abs() {
+                    cur
+                } else {
+                    best
+                }
+            })
+    }
+}
+
+/// The warm-up for `n` measurements: a tenth, at least 100 and at most one batch.
+pub fn warm_up(n: u64) -> usize {
+    (n / 10).clamp(100, BATCH as u64) as usize
+}
+
+/// Times `n` calls of `subject` after a warm-up, the classes in a random order drawn
+/// with the inputs before each timed loop.
+fn measure(subject: &mut dyn Subject, n: u64, rng: &mut TestRng, bar: &ProgressBar) -> Measured {
+    let mut m = Measured {
+        raw: TTest::default(),
+        cropped: [TTest::default(); PERCENTILES.len()],
+    };
+    let mut thresholds = [u64::MAX; PERCENTILES.len()];
+    let mut classes = Vec::with_capacity(BATCH);
+    let mut times = vec![0u64; BATCH];
+    let warm = warm_up(n);
+    let mut kept = 0u64;
+    let mut first = true;
+    while kept < n {
+        let len = if first {
+            warm
+        } else {
+            (n - kept).min(BATCH as u64) as usize
+        };
+        classes.clear();
+        classes.extend((0..len).map(|_| (rng.next_u32() & 1) as u8));
+        subject.prepare(&classes, rng);
+        for (i, t) in times[..len].iter_mut().enumerate() {
+            let start = timer::now();
+            subject.run(i);
+            *t = timer::now().wrapping_sub(start);
+        }
+        if first {
+            let mut sorted = times[..len].to_vec();
+            sorted.sort_unstable();
+            for (th, p) in thresholds.iter_mut().zip(PERCENTILES) {
+                *th = sorted[((len as f64 * p) as usize).min(len - 1)];
+            }
+            first = false;
+        } else {
+            for (&t, &c) in times[..len].iter().zip(&classes) {
+                let (x, c) = (t as f64, c as usize);
+                m.raw.push(c, x);
+                for (test, &th) in m.cropped.iter_mut().zip(&thresholds) {
+                    if t <= th {
+                        test.push(c, x);
+                    }
+                }
+            }
+            kept += len as u64;
+        }
+        bar.inc(len as u64);
+    }
+    m
+}
+
+/// The kernels `auto` can pick for `n` under each policy: on this CPU, without AVX-512
+/// IFMA, and without BMI2/ADX either; each (kernel, policy) once, as the modulus `n`
+/// built for it.
+fn candidates(
+    n: &[u64],
+    bits: u32,
+    reductions: &[Reduction],
+) -> Result<Vec<Modulus<u64>>, CliError> {
+    let tuned = lab::TUNED;
+    let variants = [
+        tuned,
+        Thresholds {
+            ifma_from: usize::MAX,
+            ..tuned
+        },
+        Thresholds {
+            ifma_from: usize::MAX,
+            mulx_from: usize::MAX,
+            mulx_cios: &[],
+            ..tuned
+        },
+    ];
+    let mut out: Vec<Modulus<u64>> = Vec::new();
+    for &r in reductions {
+        let headroom = if r == Reduction::Lazy { 2 } else { 0 };
+        let s = (bits + headroom).div_ceil(64) as usize;
+        for th in &variants {
+            let k: &'static dyn Kernel<u64> = lab::pick(th, s, r);
+            let m = Modulus::with_kernel(n, k, r)?;
+            let name = m.engine().info().name;
+            if !out
+                .iter()
+                .any(|c| c.engine().info().name == name && c.reduction() == r)
+            {
+                out.push(m);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The kernels of the catalogue that `auto` could pick but this CPU cannot run.
+fn skipped() -> Vec<String> {
+    ["amm52-ifma", "mulx-cios", "mulx-redc"]
+        .into_iter()
+        .filter_map(|name| lab::by_name::<u64>(name).ok())
+        .filter(|k| !(k.info().available)())
+        .map(|k| {
+            format!(
+                "SKIPPED: {} (this CPU lacks what it needs: {})",
+                k.info().name,
+                if k.info().name == "amm52-ifma" {
+                    "AVX-512 IFMA"
+                } else {
+                    "BMI2 and ADX"
+                }
+            )
+        })
+        .collect()
+}
+
+/// One planned check: what, on which modulus, with how many measurements.
+struct Plan {
+    path: PathKind,
+    bits: u32,
+    m: Modulus<u64>,
+    kernel: String,
+}
+
+/// The subject of a planned check, its base or table and its fixed class (`random`:
+/// drawn here, else the edge values) drawn from `rng`.
+fn subject(plan: &Plan, random: bool, rng: &mut TestRng) -> Result<Box<dyn Subject>, CliError> {
+    let m = &plan.m;
+    let (s, bits) = (m.limbs(), m.bits());
+    let mut limbs = vec![0u64; s];
+    random_below_top(rng, bits, &mut limbs);
+    let operand = |rng: &mut TestRng| {
+        let mut x = vec![0u64; s];
+        if random {
+            random_below_top(rng, bits, &mut x);
+        }
+        x
+    };
+    Ok(match plan.path {
+        PathKind::Pow | PathKind::PowVartime => {
+            let len = m.byte_len();
+            let mut fixed = vec![0u8; len];
+            if random {
+                rng.fill_bytes(&mut fixed);
+            } else {
+                fixed[len - 1] = 1;
+            }
+            Box::new(Pow {
+                base: Residue::new(m, &limbs)?,
+                len,
+                exps: Vec::new(),
+                fixed,
+                vartime: plan.path == PathKind::PowVartime,
+            })
+        }
+        PathKind::Mul => Box::new(Mul {
+            m: m.clone(),
+            a: Vec::new(),
+            b: Vec::new(),
+            fixed: (operand(rng), operand(rng)),
+            out: vec![0; s],
+        }),
+        PathKind::Table => {
+            let entries = 1usize << ct_window(8 * m.byte_len());
+            let domain = match m.engine().pow_domain(m) {
+                Some(d) => Domain::Own(d),
+                None => Domain::Limbs(m.clone()),
+            };
+            let table: Vec<Vec<u64>> = (0..entries)
+                .map(|_| {
+                    random_below_top(rng, bits, &mut limbs);
+                    match &domain {
+                        Domain::Limbs(_) => limbs.clone(),
+                        Domain::Own(d) => d.enter(&limbs),
+                    }
+                })
+                .collect();
+            let out = vec![0; table[0].len()];
+            let fixed = if random {
+                (rng.next_u64() % entries as u64) as usize
+            } else {
+                0
+            };
+            Box::new(Table {
+                domain,
+                table,
+                index: Vec::new(),
+                fixed,
+                out,
+            })
+        }
+    })
+}
+
+/// The checks for every size, path and kernel asked for.
+fn plan(args: &Args, rng: &mut TestRng) -> Result<Vec<Plan>, CliError> {
+    let mut plans = Vec::new();
+    for &bits in &args.bits {
+        let n = to_limbs::<u64>(&random_modulus(rng, bits), bits.div_ceil(64) as usize);
+        let cands = candidates(&n, bits, &args.reductions)?;
+        for &path in &args.paths {
+            match path {
+                // The control: `auto`'s own pick, the default policy.
+                PathKind::PowVartime => {
+                    let m = Modulus::new(&n)?;
+                    let kernel = m.engine().info().name.to_string();
+                    plans.push(Plan {
+                        path,
+                        bits,
+                        m,
+                        kernel,
+                    });
+                }
+                // The table read depends on the ladder's domain only: once per domain and
+                // policy (the limbs of every scalar kernel are one domain).
+                PathKind::Table => {
+                    let mut seen: Vec<(String, Reduction)> = Vec::new();
+                    for m in &cands {
+                        let domain = if m.engine().pow_domain(m).is_some() {
+                            m.engine().info().name
+                        } else {
+                            "limbs"
+                        };
+                        if !seen.contains(&(domain.to_string(), m.reduction())) {
+                            seen.push((domain.to_string(), m.reduction()));
+                            plans.push(Plan {
+                                path,
+                                bits,
+                                m: m.clone(),
+                                kernel: domain.to_string(),
+                            });
+                        }
+                    }
+                }
+                _ => {
+                    for m in &cands {
+                        plans.push(Plan {
+                            path,
+                            bits,
+                            m: m.clone(),
+                            kernel: m.engine().info().name.to_string(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    if !args.kernels.is_empty() {
+        let mut names: Vec<String> = plans.iter().map(|p| p.kernel.clone()).collect();
+        names.sort();
+        names.dedup();
+        plans.retain(|p| args.kernels.contains(&p.kernel));
+        if plans.is_empty() {
+            return Err(CliError(format!(
+                "--kernels: none of {} is checked here (the kernels auto can pick: {})",
+                args.kernels.join(","),
+                names.join(",")
+            )));
+        }
+    }
+    Ok(plans)
+}
+
+/// Runs `montmul ct-check`.
+pub fn run(args: Args) -> Result<(), CliError> {
+    if args.bits.len() > MAX_LIST {
+        return Err(CliError(format!(
+            "--bits: at most {MAX_LIST} sizes, not {}",
+            args.bits.len()
+        )));
+    }
+    if let Some(t) = args.fail_above {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(CliError(format!("--fail-above: a positive |t|, not {t}")));
+        }
+    }
+    let mut rng = TestRng::new(args.seed);
+    let plans = plan(&args, &mut rng)?;
+    let skipped = skipped();
+    if !args.json {
+        for line in &skipped {
+            outln!("{line}")?;
+        }
+    }
+    let per = args.measurements + warm_up(args.measurements) as u64;
+    let bar = ProgressBar::with_draw_target(
+        Some(per * plans.len() as u64),
+        if std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed}] {bar:30} {percent}% {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut rows = Vec::new();
+    for p in &plans {
+        bar.set_message(format!("{} {} bits {}", p.path.name(), p.bits, p.kernel));
+        let mut s = subject(p, args.fixed, &mut rng)?;
+        let start = Instant::now();
+        let measured = measure(s.as_mut(), args.measurements, &mut rng, &bar);
+        let (t_cropped, cropped_at) = measured.worst_cropped();
+        let t = measured.raw.t();
+        let row = Row {
+            path: p.path.name(),
+            bits: p.bits,
+            kernel: p.kernel.clone(),
+            reduction: p.m.reduction().name(),
+            measurements: measured.raw.count(),
+            t,
+            t_cropped,
+            cropped_at,
+            verdict: verdict(t.abs().max(t_cropped.abs())),
+            mean_fixed: measured.raw.class(0).mean(),
+            mean_random: measured.raw.class(1).mean(),
+            typical_fixed: measured.cropped[0].class(0).mean(),
+            typical_random: measured.cropped[0].class(1).mean(),
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        if !args.json {
+            bar.suspend(|| outln!("{}", line(&row)))?;
+        }
+        rows.push(row);
+    }
+    bar.finish_and_clear();
+    if args.json {
+        let doc = serde_json::json!({
+            "unit": timer::UNIT,
+            "skipped": skipped,
+            "rows": rows,
+        });
+        outln!("{}", serde_json::to_string_pretty(&doc)?)?;
+    }
+    if let Some(limit) = args.fail_above {
+        let over = rows
+            .iter()
+            .filter(|r| r.path != PathKind::PowVartime.name())
+            .find(|r| r.t.abs().max(r.t_cropped.abs()) > limit);
+        if let Some(r) = over {
+            return Err(CliError(format!(
+                "{} at {} bits on {}/{}: |t| {:.2} (cropped {:.2}) above --fail-above {limit}",
+                r.path,
+                r.bits,
+                r.kernel,
+                r.reduction,
+                r.t.abs(),
+                r.t_cropped.abs()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// One line of the report.
+fn line(r: &Row) -> String {
+    format!(
+        "{:<11} {:>5} bits  {:<11} {:<4}  N={:<9} |t| {:>6.2}  cropped {:>6.2} (p{:02.0})  {:<14}  \
+         typical {:.0}/{:.0} {} fixed/random, {:.1} s",
+        r.path,
+        r.bits,
+        r.kernel,
+        r.reduction,
+        r.measurements,
+        r.t.abs(),
+        r.t_cropped.abs(),
+        r.cropped_at * 100.0,
+        r.verdict,
+        r.typical_fixed,
+        r.typical_random,
+        timer::UNIT,
+        r.seconds
+    )
+}

@@ -1,0 +1,227 @@
+//! `montmul ct-check`: its statistic against values computed by hand, the harness
+//! finding a leak it must find (the variable-time exponentiation, the control path), the
+//! report's shape, and bad arguments refused with one line and status 2.
+//!
+//! Nothing here asserts how long montmul takes: the leak test asserts a property of the
+//! statistics on a difference of hundreds of microseconds between the classes, which no
+//! noise on a shared machine hides.
+
+use std::process::Command;
+
+#[allow(dead_code)]
+#[path = "../src/welch.rs"]
+mod welch;
+
+use welch::{verdict, Moments, TTest};
+
+fn montmul(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_montmul"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn t_of(a: &[f64], b: &[f64]) -> f64 {
+    let mut t = TTest::default();
+    a.iter().for_each(|&x| t.push(0, x));
+    b.iter().for_each(|&x| t.push(1, x));
+    t.t()
+}
+
+#[test]
+fn welch_t_matches_hand_computed_values() {
+    // Means 3 and 8, sample variances 2.5 and 2.5, n = 5 each:
+    // t = (3 - 8) / sqrt(2.5/5 + 2.5/5) = -5 exactly.
+    let t = t_of(&[1.0, 2.0, 3.0, 4.0, 5.0], &[6.0, 7.0, 8.0, 9.0, 10.0]);
+    assert!((t + 5.0).abs() < 1e-12, "t = {t}");
+    // Unequal variances: means 2.5 and 4, variances 5/3 and 16, n = 4 each:
+    // t = -1.5 / sqrt(5/12 + 4) = -0.713746427146...
+    let t = t_of(&[1.0, 2.0, 3.0, 4.0], &[2.0, 2.0, 2.0, 10.0]);
+    assert!((t + 0.713_746_427_146_329_6).abs() < 1e-12, "t = {t}");
+    // Unequal sizes: means 2 and 5, variances 1 and 2.5, n = 3 and 5:
+    // t = -3 / sqrt(1/3 + 0.5) = -3.286335345...
+    let t = t_of(&[1.0, 2.0, 3.0], &[3.0, 4.0, 5.0, 6.0, 7.0]);
+    assert!((t + 3.286_335_345_030_997).abs() < 1e-12, "t = {t}");
+    // The sign follows class 0 minus class 1.
+    assert!(t_of(&[6.0, 7.0, 8.0, 9.0, 10.0], &[1.0, 2.0, 3.0, 4.0, 5.0]) > 0.0);
+}
+
+#[test]
+fn welford_stays_exact_on_large_offsets() {
+    // Cycle counts are large numbers with small differences: the naive sum of squares
+    // would cancel; Welford's update keeps the variance.
+    let mut m = Moments::default();
+    for x in [1e12 + 4.0, 1e12 + 7.0, 1e12 + 13.0, 1e12 + 16.0] {
+        m.push(x);
+    }
+    assert_eq!(m.count(), 4);
+    assert!((m.mean() - (1e12 + 10.0)).abs() < 1e-3);
+    assert!((m.variance() - 30.0).abs() < 1e-6, "{}", m.variance());
+    let shifted = t_of(
+        &[1e12 + 1.0, 1e12 + 2.0, 1e12 + 3.0],
+        &[1e12 + 3.0, 1e12 + 4.0, 1e12 + 5.0, 1e12 + 6.0, 1e12 + 7.0],
+    );
+    assert!(
+        (shifted + 3.286_335_345_030_997).abs() < 1e-6,
+        "t = {shifted}"
+    );
+}
+
+#[test]
+fn degenerate_samples_give_zero_and_verdicts_use_dudects_thresholds() {
+    assert_eq!(t_of(&[5.0, 5.0, 5.0], &[5.0, 5.0]), 0.0);
+    assert_eq!(t_of(&[1.0], &[2.0, 3.0]), 0.0);
+    assert_eq!(verdict(0.0), "no leak found");
+    assert_eq!(verdict(-4.49), "no leak found");
+    assert_eq!(verdict(4.5), "probably leaks");
+    assert_eq!(verdict(10.0), "probably leaks");
+    assert_eq!(verdict(-10.01), "leaks");
+}
+
+fn rows(json: &str) -> Vec<serde_json::Value> {
+    let doc: serde_json::Value = serde_json::from_str(json).expect("ct-check --json prints JSON");
+    assert!(doc["unit"].is_string());
+    assert!(doc["skipped"].is_array());
+    doc["rows"].as_array().expect("rows").clone()
+}
+
+fn worst(row: &serde_json::Value) -> f64 {
+    let t = row["t"].as_f64().expect("t");
+    let c = row["t_cropped"].as_f64().expect("t_cropped");
+    t.abs().max(c.abs())
+}
+
+#[test]
+fn the_harness_detects_the_variable_time_control() {
+    // `pow_vartime` with exponent 0x00..01 (one bit: a few products) against random
+    // 1024-bit exponents (about 1200 products): hundreds of microseconds apart.
+    let (code, out, err) = montmul(&[
+        "ct-check",
+        "--paths",
+        "pow-vartime",
+        "--bits",
+        "1024",
+        "--measurements",
+        "2000",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 1);
+    let row = &rows[0];
+    assert_eq!(row["path"], "pow-vartime");
+    assert_eq!(row["measurements"], 2000);
+    assert!(
+        worst(row) > 10.0,
+        "the control must be found leaking: {row}"
+    );
+    assert_eq!(row["verdict"], "leaks");
+}
+
+#[test]
+fn the_report_has_one_line_per_path_kernel_and_size() {
+    let (code, out, err) = montmul(&[
+        "ct-check",
+        "--paths",
+        "pow,mul,table",
+        "--bits",
+        "64",
+        "--reductions",
+        "full",
+        "--measurements",
+        "100",
+        "--json",
+        "--fail-above",
+        "1e300",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows = rows(&out);
+    for path in ["pow", "mul", "table"] {
+        assert!(
+            rows.iter().any(|r| r["path"] == path),
+            "{path} missing: {out}"
+        );
+    }
+    for r in &rows {
+        assert_eq!(r["bits"], 64);
+        assert_eq!(r["reduction"], "full");
+        assert_eq!(r["measurements"], 100);
+        assert!(worst(r).is_finite());
+    }
+    // The same as lines.
+    let (code, out, err) = montmul(&[
+        "ct-check",
+        "--paths",
+        "mul",
+        "--bits",
+        "64",
+        "--reductions",
+        "full",
+        "--measurements",
+        "100",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("mul ")).collect();
+    assert!(!lines.is_empty(), "{out}");
+    for l in lines {
+        assert!(l.contains("N=100") && l.contains("|t|"), "{l}");
+    }
+}
+
+#[test]
+fn bad_arguments_get_one_error_line_and_status_2() {
+    for args in [
+        &["ct-check", "--measurements", "99"][..],
+        &["ct-check", "--measurements", "100000001"],
+        &["ct-check", "--bits", "8"],
+        &["ct-check", "--bits", "16385"],
+        &["ct-check", "--bits", "1,2,x"],
+        &["ct-check", "--paths", "div"],
+        &["ct-check", "--reductions", "half"],
+        &["ct-check", "--fixed", "zero"],
+        &[
+            "ct-check",
+            "--kernels",
+            "nonesuch",
+            "--bits",
+            "64",
+            "--measurements",
+            "100",
+        ],
+        &[
+            "ct-check",
+            "--fail-above",
+            "-1",
+            "--bits",
+            "64",
+            "--measurements",
+            "100",
+        ],
+        &[
+            "ct-check",
+            "--fail-above",
+            "nan",
+            "--bits",
+            "64",
+            "--measurements",
+            "100",
+        ],
+        &[
+            "ct-check",
+            "--bits",
+            "64,64,64,64,64,64,64,64,64,64,64,64,64,64,64,64,64",
+            "--measurements",
+            "100",
+        ],
+    ] {
+        let (code, out, err) = montmul(args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error:"), "{args:?}: {err}");
+    }
+}
