@@ -7,8 +7,8 @@
 //! caller's [`rand_core::CryptoRngCore`] (the operating system's by default).
 
 mod error;
-// Used by RSA key generation and DSA parameter generation as they land.
-#[allow(dead_code)]
+mod mgf;
 mod prime;
+pub mod rsa;
 
 pub use error::Error;
