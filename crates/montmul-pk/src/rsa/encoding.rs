@@ -61,8 +61,15 @@ fn expect_label(found: &str, want: &str) -> Result<(), Error> {
 
 /// Accepts rsaEncryption and id-RSASSA-PSS; anything else is a key of another type.
 fn check_algorithm(alg: &AlgorithmIdentifierRef<'_>) -> Result<(), Error> {
-    if alg.oid == RSA_ENCRYPTION || alg.oid == RSASSA_PSS {
+    // rsaEncryption's parameters are NULL (RFC 8017 A.1; absent is tolerated), PSS
+    // keys may carry their parameters.
+    let null_or_absent = alg.parameters.is_none_or(|p| p.is_null());
+    if (alg.oid == RSA_ENCRYPTION && null_or_absent) || alg.oid == RSASSA_PSS {
         Ok(())
+    } else if alg.oid == RSA_ENCRYPTION {
+        Err(Error::Encoding(
+            "rsaEncryption parameters must be NULL".into(),
+        ))
     } else {
         Err(Error::Encoding(format!(
             "not an RSA key (algorithm {})",
