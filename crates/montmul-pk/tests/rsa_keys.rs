@@ -190,7 +190,9 @@ fn inconsistent_keys_are_refused() {
     let (n, e, d, p, q) = (b(&num.n), b(&num.e), b(&num.d), b(&num.p), b(&num.q));
     assert!(RsaPrivateKey::from_components(&n, &e, &d, &p, &q).is_ok());
     let two = BigUint::from(2u32);
-    let cases: Vec<(&str, Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>)> = vec![
+    // (what, e, d, p, q)
+    type Case = (&'static str, Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
+    let cases: Vec<Case> = vec![
         (
             "p + 2",
             e.clone(),
