@@ -169,6 +169,12 @@ fn key_sizes_and_exponents_outside_the_range_are_refused() {
         RsaPublicKey::new(&n[..64], &[1, 0, 1]),
         Err(Error::KeySize { .. })
     ));
+    for empty in [&[][..], &[0, 0]] {
+        assert!(matches!(
+            RsaPublicKey::new(empty, &[1, 0, 1]),
+            Err(Error::KeySize { bits: 0, .. })
+        ));
+    }
     let mut even = n.clone();
     *even.last_mut().expect("n") &= 0xfe;
     assert!(matches!(

@@ -12,7 +12,7 @@ use montmul::{ct, Modulus, Residue};
 use zeroize::Zeroizing;
 
 use super::keygen::{div_rem, eq, limbs, minus_one, mul, to_be};
-use super::private::Blinding;
+use super::private::{declassify, Blinding};
 use crate::Error;
 
 /// The smallest modulus a key may have when it is read or built, in bits.
@@ -41,7 +41,9 @@ impl RsaPublicKey {
     /// below 3, or not below n.
     pub fn new(n_be: &[u8], e_be: &[u8]) -> Result<Self, Error> {
         let (n_be, e_be) = (trim(n_be), trim(e_be));
-        let bits = n_be.len() * 8 - n_be.first().map_or(8, |b| b.leading_zeros() as usize);
+        let bits = n_be
+            .first()
+            .map_or(0, |b| n_be.len() * 8 - b.leading_zeros() as usize);
         if !(LOAD_MIN_BITS..=LOAD_MAX_BITS).contains(&bits) {
             return Err(Error::KeySize {
                 bits,
@@ -186,7 +188,7 @@ impl RsaPrivateKey {
         let (p, q) = (pad(p_be), pad(q_be));
         let (pl, ql) = (limbs(&p), limbs(&q));
         // p q = n (which also rules out p or q equal to 1 or n).
-        if eq(&mul(&pl, &ql), &limbs(&public.n_be)) != 1 {
+        if declassify(eq(&mul(&pl, &ql), &limbs(&public.n_be))) != 1 {
             return Err(inconsistent);
         }
         let (p_mod, q_mod) = match (Modulus::from_be_bytes(&p), Modulus::from_be_bytes(&q)) {
@@ -201,7 +203,7 @@ impl RsaPrivateKey {
         let mut d = Zeroizing::new(vec![0u8; k - d_be.len()]);
         d.extend_from_slice(d_be);
         let dl = limbs(&d);
-        if ct::borrow_of_sub(&dl, &limbs(&public.n_be)[..]) != 1 {
+        if declassify(ct::borrow_of_sub(&dl, &limbs(&public.n_be)[..])) != 1 {
             return Err(inconsistent);
         }
         let el = limbs(&public.e_be);
@@ -210,7 +212,7 @@ impl RsaPrivateKey {
         let (_, dq) = div_rem(&dl, &qm1);
         let (_, dpe) = div_rem(&mul(&dp, &el), &pm1);
         let (_, dqe) = div_rem(&mul(&dq, &el), &qm1);
-        if (eq(&dpe, &[1]) & eq(&dqe, &[1])) != 1 {
+        if declassify(eq(&dpe, &[1]) & eq(&dqe, &[1])) != 1 {
             return Err(Error::InvalidKey(
                 "d is not the inverse of e modulo lcm(p - 1, q - 1)",
             ));
@@ -252,7 +254,7 @@ impl RsaPrivateKey {
         for (given, derived) in crt.iter().zip([&key.dp, &key.dq, &key.qinv]) {
             same &= eq(&limbs(given), &limbs(derived));
         }
-        if same != 1 {
+        if declassify(same) != 1 {
             return Err(Error::InvalidKey(
                 "the CRT exponents or coefficient do not match p, q and d",
             ));
