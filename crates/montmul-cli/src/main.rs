@@ -11,6 +11,7 @@ mod ct_check;
 mod gen;
 mod output;
 mod selftest;
+mod rsa;
 mod sim;
 mod tune;
 mod welch;
@@ -49,6 +50,8 @@ enum Command {
     /// Statistical (dudect-style) constant-time check: Welch's t of the timings of
     /// fixed against random secret inputs, per path, kernel and size.
     CtCheck(ct_check::Args),
+    /// RSA keys and signatures: keygen, pub, sign, verify (OpenSSL-compatible files).
+    Rsa(rsa::Args),
 }
 
 /// A failure to report: one line on stderr, exit status 2.
@@ -143,6 +146,10 @@ fn main() -> ExitCode {
             Err(e) => Err(e),
         },
         Command::CtCheck(args) => ct_check::run(args),
+        Command::Rsa(args) => match rsa::run(args) {
+            Ok(code) => return code,
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,5 +7,8 @@
 //! caller's [`rand_core::CryptoRngCore`] (the operating system's by default).
 
 mod error;
+mod mgf;
+mod prime;
+pub mod rsa;
 
 pub use error::Error;

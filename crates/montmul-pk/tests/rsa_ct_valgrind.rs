@@ -1,0 +1,87 @@
+//! Runs the RSA constant-time harness (`examples/ct_valgrind_rsa.rs`) under valgrind
+//! memcheck and fails on any branch or memory address that depends on d, p or q
+//! (memcheck's `--error-exitcode=1`) or on a wrong result.
+//!
+//! The harness is a release binary with the `ct-valgrind` feature, built beforehand
+//! (a test cannot build it: cargo holds the build directory while tests run):
+//!
+//! ```text
+//! cargo build --release -p montmul-pk --features ct-valgrind --example ct_valgrind_rsa
+//! cargo test -p montmul-pk --test rsa_ct_valgrind
+//! ```
+//!
+//! `MONTMUL_PK_CT_VALGRIND_BIN` names the binary (default: the workspace's
+//! `target/release/examples/ct_valgrind_rsa`), `MONTMUL_VALGRIND` the valgrind to run.
+//! Without either the test prints a `SKIPPED` line and passes, unless
+//! `MONTMUL_CT_VALGRIND_REQUIRED` is set (as CI does for montmul's own harness).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn harness() -> PathBuf {
+    if let Some(path) = std::env::var_os("MONTMUL_PK_CT_VALGRIND_BIN") {
+        return PathBuf::from(path);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"));
+    target.join("release/examples/ct_valgrind_rsa")
+}
+
+fn cannot_run(why: &str) {
+    if std::env::var_os("MONTMUL_CT_VALGRIND_REQUIRED").is_some() {
+        panic!("the RSA valgrind constant-time check is required but cannot run: {why}");
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "\nSKIPPED: RSA valgrind constant-time check: {why}\n"
+    );
+}
+
+#[test]
+fn rsa_secrets_decide_no_branch_and_no_address() {
+    let valgrind = std::env::var_os("MONTMUL_VALGRIND").unwrap_or_else(|| "valgrind".into());
+    let Ok(version) = Command::new(&valgrind)
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    else {
+        return cannot_run("valgrind is not installed (apt-get install valgrind)");
+    };
+    let bin = harness();
+    if !bin.is_file() {
+        return cannot_run(&format!(
+            "{} is not built (cargo build --release -p montmul-pk --features ct-valgrind \
+             --example ct_valgrind_rsa)",
+            bin.display()
+        ));
+    }
+    let out = Command::new(&valgrind)
+        .args([
+            "--tool=memcheck",
+            "--error-exitcode=1",
+            "--expensive-definedness-checks=yes",
+            "--num-callers=30",
+        ])
+        .arg(&bin)
+        .output()
+        .expect("run valgrind");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "CONSTANT-TIME CHECK FAILED ({}): a secret decides a branch or an address, or a \
+         result is wrong.\n--- harness output ---\n{stdout}\n--- valgrind ---\n{stderr}",
+        out.status
+    );
+    assert!(
+        stdout.contains("under valgrind")
+            && (stdout.contains("ADX assumed") || !cfg!(target_arch = "x86_64")),
+        "the harness did not run under valgrind with the mulx kernels:\n{stdout}"
+    );
+    let _ = writeln!(
+        std::io::stderr(),
+        "\nRSA valgrind constant-time check ({version}):\n{stdout}"
+    );
+}
