@@ -7,5 +7,7 @@
 //! caller's [`rand_core::CryptoRngCore`] (the operating system's by default).
 
 mod error;
+mod mgf;
+pub mod rsa;
 
 pub use error::Error;
