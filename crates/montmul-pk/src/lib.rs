@@ -8,6 +8,7 @@
 
 mod error;
 mod mgf;
+mod prime;
 pub mod rsa;
 
 pub use error::Error;
