@@ -16,8 +16,67 @@ use rand_core::CryptoRngCore;
 use sha2::Digest;
 use zeroize::Zeroizing;
 
+use super::{RsaPrivateKey, RsaPublicKey};
 use crate::mgf::mgf1_xor;
 use crate::Error;
+
+impl RsaPublicKey {
+    /// RSAES-OAEP encryption (RFC 8017 7.1.1) of `msg` under `label`, with hash `D` for
+    /// both the label and MGF1 (OpenSSL's `pkeyutl` default is SHA-1: `D = sha1::Sha1`).
+    ///
+    /// Returns the `k`-byte ciphertext. Fails with [`Error::MessageTooLong`] when `msg` is
+    /// longer than `k - 2 hLen - 2` bytes. Constant-time in the message's contents.
+    pub fn encrypt_oaep<D: Digest>(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        msg: &[u8],
+        label: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        self.encrypt_oaep_with_mgf::<D, D>(rng, msg, label)
+    }
+
+    /// RSAES-OAEP encryption with hash `D` for the label and `M` for MGF1 (OpenSSL's
+    /// `rsa_oaep_md` and `rsa_mgf1_md`). As [`RsaPublicKey::encrypt_oaep`] otherwise.
+    pub fn encrypt_oaep_with_mgf<D: Digest, M: Digest>(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        msg: &[u8],
+        label: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        let em = encode::<D, M>(rng, msg, label, self.size())?;
+        self.encrypt_raw(&em)
+    }
+}
+
+impl RsaPrivateKey {
+    /// RSAES-OAEP decryption (RFC 8017 7.1.2) of the `k`-byte `ciphertext` under `label`,
+    /// with hash `D` for both the label and MGF1; `rng` blinds the private operation.
+    ///
+    /// Fails with [`Error::InvalidLength`] when the ciphertext is not `k` bytes or not
+    /// below n (public facts), and with the one [`Error::Decryption`] for any padding
+    /// failure, whose timing does not say which check failed (Manger's attack).
+    /// Constant-time in the key and the decrypted bytes.
+    pub fn decrypt_oaep<D: Digest>(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        ciphertext: &[u8],
+        label: &[u8],
+    ) -> Result<Zeroizing<Vec<u8>>, Error> {
+        self.decrypt_oaep_with_mgf::<D, D>(rng, ciphertext, label)
+    }
+
+    /// RSAES-OAEP decryption with hash `D` for the label and `M` for MGF1. As
+    /// [`RsaPrivateKey::decrypt_oaep`] otherwise.
+    pub fn decrypt_oaep_with_mgf<D: Digest, M: Digest>(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        ciphertext: &[u8],
+        label: &[u8],
+    ) -> Result<Zeroizing<Vec<u8>>, Error> {
+        let em = self.decrypt_raw(ciphertext, rng)?;
+        decode::<D, M>(&em, label, self.size())
+    }
+}
 
 /// The longest message OAEP with hash `D` carries in a `k`-byte modulus:
 /// `k - 2 hLen - 2` (RFC 8017 7.1.1 step 1b), or `None` when the modulus is too small

