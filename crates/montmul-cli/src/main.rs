@@ -9,6 +9,7 @@ mod bench;
 mod bench_threads;
 mod gen;
 mod output;
+mod rsa;
 mod sim;
 mod tune;
 
@@ -41,6 +42,8 @@ enum Command {
     Gen(gen::Args),
     /// Measure the size thresholds of the `auto` kernel on this machine and write the table.
     Tune(tune::Args),
+    /// RSA keys and signatures: keygen, pub, sign, verify (OpenSSL-compatible files).
+    Rsa(rsa::Args),
 }
 
 /// A failure to report: one line on stderr, exit status 2.
@@ -130,6 +133,10 @@ fn main() -> ExitCode {
         Command::Sim(args) => sim::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Rsa(args) => match rsa::run(args) {
+            Ok(code) => return code,
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

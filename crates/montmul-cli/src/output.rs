@@ -25,8 +25,13 @@ const BROKEN_PIPE_STATUS: i32 = 141;
 /// Writes `text` to standard output and flushes it. A closed pipe ends the program
 /// quietly; any other failure is an error.
 pub fn stdout(text: &str) -> Result<(), CliError> {
+    stdout_bytes(text.as_bytes())
+}
+
+/// [`stdout`] for binary output (a signature, a DER key).
+pub fn stdout_bytes(bytes: &[u8]) -> Result<(), CliError> {
     let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    match out.write_all(bytes).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::exit(BROKEN_PIPE_STATUS),
         Err(e) => Err(CliError(format!("cannot write output: {e}"))),
@@ -105,12 +110,17 @@ impl AtomicFile {
     /// Writes `text` to the temporary file, syncs it and renames it over the
     /// destination. On failure the destination is as it was and no temporary file is
     /// left.
-    pub fn commit(mut self, text: &str) -> Result<(), CliError> {
+    pub fn commit(self, text: &str) -> Result<(), CliError> {
+        self.commit_bytes(text.as_bytes())
+    }
+
+    /// [`AtomicFile::commit`] for binary contents.
+    pub fn commit_bytes(mut self, bytes: &[u8]) -> Result<(), CliError> {
         let fail = |e: &dyn std::fmt::Display| {
             CliError(format!("cannot write {}: {e}", self.path.display()))
         };
         let file = self.temp.as_file_mut();
-        file.write_all(text.as_bytes())
+        file.write_all(bytes)
             .and_then(|()| file.sync_all())
             .map_err(|e| fail(&e))?;
         self.temp
@@ -118,6 +128,23 @@ impl AtomicFile {
             .map(drop)
             .map_err(|e| fail(&e.error))
     }
+}
+
+/// Makes the temporary file readable and writable by its owner only (mode 0600), for
+/// a private key; the destination gets this mode when the file is committed.
+#[cfg(unix)]
+pub fn owner_only(file: &AtomicFile) -> Result<(), CliError> {
+    use std::os::unix::fs::PermissionsExt;
+    file.temp
+        .as_file()
+        .set_permissions(fs::Permissions::from_mode(0o600))
+        .map_err(|e| CliError(format!("cannot write {}: {e}", file.path.display())))
+}
+
+/// Elsewhere the file keeps the system's default permissions.
+#[cfg(not(unix))]
+pub fn owner_only(_: &AtomicFile) -> Result<(), CliError> {
+    Ok(())
 }
 
 /// The mode of the new file: the replaced file's, or the one a plain create gives

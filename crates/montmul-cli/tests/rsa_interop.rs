@@ -1,0 +1,302 @@
+//! `montmul rsa` against the `openssl` command, both ways: montmul's keys load in
+//! OpenSSL and OpenSSL's in montmul, montmul's signatures verify with `openssl dgst
+//! -verify` and OpenSSL's with `montmul rsa verify`, for PKCS #1 v1.5 and PSS with
+//! SHA-256/384/512; and bad inputs end with one `error:` line and exit status 2.
+//! Skipped, with a loud message, where `openssl` is not installed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn montmul(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_montmul"))
+        .args(args)
+        .output()
+        .expect("montmul runs")
+}
+
+fn openssl(args: &[&str]) -> Option<Output> {
+    match Command::new("openssl").args(args).output() {
+        Ok(out) => Some(out),
+        Err(_) => {
+            eprintln!("SKIPPED: the `openssl` command is not installed");
+            None
+        }
+    }
+}
+
+fn data(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../montmul-pk/tests/data")
+        .join(name)
+        .to_str()
+        .expect("utf-8")
+        .to_string()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+struct Dir(tempfile::TempDir);
+
+impl Dir {
+    fn new() -> Self {
+        Dir(tempfile::tempdir().expect("temp dir"))
+    }
+    fn path(&self, name: &str) -> String {
+        let p: PathBuf = self.0.path().join(name);
+        p.to_str().expect("utf-8").to_string()
+    }
+}
+
+/// The flags of `openssl dgst` for one signature scheme.
+fn dgst_flags(hash: &str, pss: bool) -> Vec<String> {
+    let mut v = vec![format!("-{hash}")];
+    if pss {
+        v.extend(["-sigopt".into(), "rsa_padding_mode:pss".into()]);
+    }
+    v
+}
+
+fn montmul_flags(hash: &str, pss: bool) -> Vec<&str> {
+    let mut v = vec!["--hash", hash];
+    if pss {
+        v.push("--pss");
+    }
+    v
+}
+
+#[test]
+fn signatures_cross_both_ways() {
+    let dir = Dir::new();
+    let key = dir.path("key.pem");
+    let public = dir.path("pub.pem");
+    let msg = dir.path("msg");
+    std::fs::write(&msg, b"signed by one, verified by the other\n".repeat(1000)).expect("write");
+    let out = montmul(&["rsa", "keygen", "--bits", "2048", "--out", &key]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = montmul(&["rsa", "pub", "--key", &key, "--out", &public]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // OpenSSL checks the generated key.
+    let Some(check) = openssl(&["rsa", "-check", "-noout", "-in", &key]) else {
+        return;
+    };
+    assert!(stdout(&check).contains("RSA key ok"), "{}", stderr(&check));
+    // The public key montmul wrote is the one OpenSSL derives.
+    let derived = openssl(&["pkey", "-in", &key, "-pubout"]).expect("openssl");
+    assert_eq!(derived.stdout, std::fs::read(&public).expect("pub"));
+
+    // An OpenSSL key, for the other direction.
+    let ossl_key = data("rsa3072.pem");
+    let ossl_pub = dir.path("ossl-pub.pem");
+    let out = openssl(&["pkey", "-in", &ossl_key, "-pubout", "-out", &ossl_pub]).expect("openssl");
+    assert!(out.status.success());
+
+    for hash in ["sha256", "sha384", "sha512"] {
+        for pss in [false, true] {
+            let what = format!("{hash} pss={pss}");
+            // montmul signs, OpenSSL verifies.
+            let sig = dir.path("sig");
+            let mut args = vec!["rsa", "sign", "--key", &key, "--in", &msg, "--out", &sig];
+            args.extend(montmul_flags(hash, pss));
+            let out = montmul(&args);
+            assert!(out.status.success(), "{what}: {}", stderr(&out));
+            let mut args: Vec<String> = vec!["dgst".into()];
+            args.extend(dgst_flags(hash, pss));
+            args.extend([
+                "-verify".into(),
+                public.clone(),
+                "-signature".into(),
+                sig.clone(),
+            ]);
+            args.push(msg.clone());
+            let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = openssl(&refs).expect("openssl");
+            assert!(
+                stdout(&out).contains("Verified OK"),
+                "{what}: {}",
+                stderr(&out)
+            );
+
+            // OpenSSL signs, montmul verifies (PSS: OpenSSL's default salt length).
+            let ossl_sig = dir.path("ossl.sig");
+            let mut args: Vec<String> = vec!["dgst".into()];
+            args.extend(dgst_flags(hash, pss));
+            args.extend([
+                "-sign".into(),
+                ossl_key.clone(),
+                "-out".into(),
+                ossl_sig.clone(),
+            ]);
+            args.push(msg.clone());
+            let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+            assert!(openssl(&refs).expect("openssl").status.success(), "{what}");
+            let mut args = vec![
+                "rsa", "verify", "--pub", &ossl_pub, "--in", &msg, "--sig", &ossl_sig,
+            ];
+            args.extend(montmul_flags(hash, pss));
+            let out = montmul(&args);
+            assert_eq!(stdout(&out), "Verified OK\n", "{what}: {}", stderr(&out));
+            assert_eq!(out.status.code(), Some(0));
+
+            // The message changed: Verification failure, exit 1.
+            let mut args = vec![
+                "rsa", "verify", "--pub", &ossl_pub, "--in", &key, "--sig", &ossl_sig,
+            ];
+            args.extend(montmul_flags(hash, pss));
+            let out = montmul(&args);
+            assert_eq!(stdout(&out), "Verification failure\n", "{what}");
+            assert_eq!(out.status.code(), Some(1));
+        }
+    }
+}
+
+#[test]
+fn keys_cross_in_every_form() {
+    let dir = Dir::new();
+    let key = dir.path("key.der");
+    let out = montmul(&["rsa", "keygen", "--bits", "2048", "--der", "--out", &key]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let Some(out) = openssl(&["pkey", "-inform", "DER", "-in", &key, "-check", "-noout"]) else {
+        return;
+    };
+    assert!(out.status.success(), "{}", stderr(&out));
+    let pub_der = dir.path("pub.der");
+    let out = montmul(&["rsa", "pub", "--key", &key, "--der", "--out", &pub_der]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = openssl(&[
+        "pkey", "-pubin", "-inform", "DER", "-in", &pub_der, "-noout",
+    ])
+    .expect("openssl");
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Every form OpenSSL writes of a private key, read back by `montmul rsa pub`: the
+    // same public key each time.
+    let reference = montmul(&["rsa", "pub", "--key", &key]);
+    assert!(reference.status.success());
+    let forms: [&[&str]; 5] = [
+        &["pkey"],
+        &["pkey", "-outform", "DER"],
+        &["pkcs8", "-topk8", "-nocrypt", "-outform", "DER"],
+        &["rsa", "-traditional"],
+        &["rsa", "-traditional", "-outform", "DER"],
+    ];
+    for (i, form) in forms.iter().enumerate() {
+        let file = dir.path(&format!("form{i}"));
+        let mut args = form.to_vec();
+        args.extend(["-inform", "DER", "-in", &key, "-out", &file]);
+        let out = openssl(&args).expect("openssl");
+        assert!(out.status.success(), "{form:?}: {}", stderr(&out));
+        let out = montmul(&["rsa", "pub", "--key", &file]);
+        assert!(out.status.success(), "{form:?}: {}", stderr(&out));
+        assert_eq!(out.stdout, reference.stdout, "{form:?}");
+    }
+    // Public forms: SPKI and PKCS #1, PEM and DER, used by `montmul rsa verify`.
+    let msg = dir.path("msg");
+    std::fs::write(&msg, b"x").expect("write");
+    let sig = dir.path("sig");
+    let out = montmul(&["rsa", "sign", "--key", &key, "--in", &msg, "--out", &sig]);
+    assert!(out.status.success());
+    let pub_forms: [&[&str]; 4] = [
+        &["rsa", "-pubout"],
+        &["rsa", "-pubout", "-outform", "DER"],
+        &["rsa", "-RSAPublicKey_out"],
+        &["rsa", "-RSAPublicKey_out", "-outform", "DER"],
+    ];
+    for (i, form) in pub_forms.iter().enumerate() {
+        let file = dir.path(&format!("pub{i}"));
+        let mut args = form.to_vec();
+        args.extend(["-inform", "DER", "-in", &key, "-out", &file]);
+        let out = openssl(&args).expect("openssl");
+        assert!(out.status.success(), "{form:?}: {}", stderr(&out));
+        let out = montmul(&["rsa", "verify", "--pub", &file, "--in", &msg, "--sig", &sig]);
+        assert_eq!(stdout(&out), "Verified OK\n", "{form:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn bad_inputs_give_one_error_line_and_status_2() {
+    let dir = Dir::new();
+    let msg = dir.path("msg");
+    std::fs::write(&msg, b"m").expect("write");
+    let truncated = dir.path("truncated.pem");
+    let full = std::fs::read_to_string(data("rsa2048.pem")).expect("key");
+    std::fs::write(&truncated, &full[..full.len() - 40]).expect("write");
+    let truncated_der = dir.path("truncated.der");
+    let der = std::fs::read(data("rsa2048.der")).expect("key");
+    std::fs::write(&truncated_der, &der[..der.len() / 2]).expect("write");
+    let short_sig = dir.path("short.sig");
+    std::fs::write(&short_sig, [1u8; 255]).expect("write");
+    let (key, public, ec, dsa) = (
+        data("rsa2048.pem"),
+        data("rsa2048-pub.pem"),
+        data("ec.pem"),
+        data("dsa.pem"),
+    );
+    let high = data("sig-ff-256.bin");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["rsa", "sign", "--key", &truncated, "--in", &msg],
+        vec!["rsa", "sign", "--key", &truncated_der, "--in", &msg],
+        vec!["rsa", "sign", "--key", &ec, "--in", &msg],
+        vec!["rsa", "sign", "--key", &dsa, "--in", &msg],
+        vec![
+            "rsa", "verify", "--pub", &ec, "--in", &msg, "--sig", &short_sig,
+        ],
+        vec![
+            "rsa", "verify", "--pub", &public, "--in", &msg, "--sig", &short_sig,
+        ],
+        vec![
+            "rsa", "verify", "--pub", &public, "--in", &msg, "--sig", &high,
+        ],
+        vec![
+            "rsa", "verify", "--pub", &public, "--in", &msg, "--sig", &high, "--pss",
+        ],
+        vec!["rsa", "verify", "--pub", &key, "--in", &msg, "--sig", &high],
+        vec!["rsa", "keygen", "--bits", "9000"],
+    ];
+    for args in cases {
+        let out = montmul(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // EC and DSA keys made by `openssl genpkey` now, not only the committed ones.
+    let fresh = dir.path("fresh-ec.pem");
+    let Some(out) = openssl(&[
+        "genpkey",
+        "-algorithm",
+        "EC",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-384",
+        "-out",
+        &fresh,
+    ]) else {
+        return;
+    };
+    assert!(out.status.success());
+    let out = montmul(&["rsa", "pub", "--key", &fresh]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not an RSA key"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_private_key_file_is_readable_by_its_owner_only() {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = Dir::new();
+        let key = dir.path("key.pem");
+        let out = montmul(&["rsa", "keygen", "--out", &key]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let mode = std::fs::metadata(&key).expect("key").permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert!(out.stdout.is_empty());
+    }
+}
