@@ -42,7 +42,7 @@ enum Command {
     Gen(gen::Args),
     /// Measure the size thresholds of the `auto` kernel on this machine and write the table.
     Tune(tune::Args),
-    /// RSA keys and signatures: keygen, pub, sign, verify (OpenSSL-compatible files).
+    /// RSA keys, signatures and encryption: keygen, pub, sign, verify, encrypt, decrypt.
     Rsa(rsa::Args),
 }
 
