@@ -50,7 +50,7 @@ enum Command {
     /// Statistical (dudect-style) constant-time check: Welch's t of the timings of
     /// fixed against random secret inputs, per path, kernel and size.
     CtCheck(ct_check::Args),
-    /// RSA keys and signatures: keygen, pub, sign, verify (OpenSSL-compatible files).
+    /// RSA keys, signatures and encryption: keygen, pub, sign, verify, encrypt, decrypt.
     Rsa(rsa::Args),
 }
 

@@ -1,11 +1,15 @@
-//! `montmul rsa`: RSA keys and signatures from the command line, in the style of
-//! `openssl genpkey`, `openssl pkey` and `openssl dgst -sign/-verify`.
+//! `montmul rsa`: RSA keys, signatures and encryption from the command line, in the style
+//! of `openssl genpkey`, `openssl pkey`, `openssl dgst -sign/-verify` and
+//! `openssl pkeyutl -encrypt/-decrypt`.
 //!
 //! Keys are written as OpenSSL writes them (PKCS #8 "PRIVATE KEY" and
 //! SubjectPublicKeyInfo "PUBLIC KEY", PEM by default, `--der` for DER) and read in any
 //! PEM or DER form OpenSSL writes. A private key file is created with mode 0600.
 //! `verify` prints `Verified OK` and exits 0, or `Verification failure` and exits 1;
-//! every error is one `error: ...` line and exit status 2.
+//! every error is one `error: ...` line and exit status 2. `encrypt`/`decrypt` take
+//! `pkeyutl`'s defaults: PKCS #1 v1.5, whose decryption rejects a bad padding implicitly
+//! (a synthetic message, as OpenSSL 3.2+), or with `--oaep` OAEP with SHA-1 for the label
+//! and MGF1 unless `--hash` says otherwise.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -40,6 +44,10 @@ enum RsaCommand {
     Sign(SignArgs),
     /// Verify a signature: `Verified OK` (exit 0) or `Verification failure` (exit 1).
     Verify(VerifyArgs),
+    /// Encrypt a short message (PKCS #1 v1.5, or OAEP with --oaep), as `openssl pkeyutl -encrypt`.
+    Encrypt(EncryptArgs),
+    /// Decrypt a ciphertext (PKCS #1 v1.5 with implicit rejection, or OAEP with --oaep).
+    Decrypt(DecryptArgs),
 }
 
 /// The hash of a signature.
@@ -119,6 +127,55 @@ struct VerifyArgs {
     pss: bool,
 }
 
+/// The hash of OAEP, for the label and MGF1 alike (`openssl pkeyutl`'s `rsa_oaep_md` and
+/// `rsa_mgf1_md`); SHA-1 is `pkeyutl`'s default.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum OaepHash {
+    Sha1,
+    Sha256,
+    Sha384,
+    Sha512,
+}
+
+#[derive(clap::Args)]
+struct EncryptArgs {
+    /// The public key (PEM or DER, SubjectPublicKeyInfo or PKCS #1).
+    #[arg(long = "pub")]
+    public: PathBuf,
+    /// The message; `-` for standard input. At most k - 11 bytes (PKCS #1 v1.5) or
+    /// k - 2 hLen - 2 (OAEP) for a k-byte modulus.
+    #[arg(long = "in")]
+    input: PathBuf,
+    /// Where to write the ciphertext (default: standard output).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// RSAES-OAEP instead of PKCS #1 v1.5 (`-pkeyopt rsa_padding_mode:oaep`).
+    #[arg(long)]
+    oaep: bool,
+    /// The OAEP hash, for the label and MGF1 [default: sha1, as `openssl pkeyutl`].
+    #[arg(long, value_enum, requires = "oaep")]
+    hash: Option<OaepHash>,
+}
+
+#[derive(clap::Args)]
+struct DecryptArgs {
+    /// The private key (PEM or DER, PKCS #8 or PKCS #1).
+    #[arg(long)]
+    key: PathBuf,
+    /// The ciphertext, exactly k bytes; `-` for standard input.
+    #[arg(long = "in")]
+    input: PathBuf,
+    /// Where to write the message (default: standard output; a new file gets mode 0600).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// RSAES-OAEP instead of PKCS #1 v1.5 (`-pkeyopt rsa_padding_mode:oaep`).
+    #[arg(long)]
+    oaep: bool,
+    /// The OAEP hash, for the label and MGF1 [default: sha1, as `openssl pkeyutl`].
+    #[arg(long, value_enum, requires = "oaep")]
+    hash: Option<OaepHash>,
+}
+
 /// Runs `montmul rsa ...`: the exit status on success (0, or 1 for a signature that
 /// does not verify).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
@@ -127,6 +184,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         RsaCommand::Pub(a) => public(a).map(|()| ExitCode::SUCCESS),
         RsaCommand::Sign(a) => sign(a).map(|()| ExitCode::SUCCESS),
         RsaCommand::Verify(a) => verify(a),
+        RsaCommand::Encrypt(a) => encrypt(a).map(|()| ExitCode::SUCCESS),
+        RsaCommand::Decrypt(a) => decrypt(a).map(|()| ExitCode::SUCCESS),
     }
 }
 
@@ -307,4 +366,68 @@ fn verify_v15<D: Digest + sha2::digest::const_oid::AssociatedOid>(
 fn verify_pss<D: Digest>(key: &RsaPublicKey, input: &Path, sig: &[u8]) -> Verdict {
     let hash = hash_input::<D>(input)?;
     Ok(key.verify_pss_with::<D, D>(&hash, sig, None))
+}
+
+/// A file of at most `limit` bytes, or standard input for `-`.
+fn read_input(path: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
+    if path != Path::new("-") {
+        return read_limited(path, limit);
+    }
+    let mut data = Vec::new();
+    io::stdin()
+        .lock()
+        .take(limit + 1)
+        .read_to_end(&mut data)
+        .map_err(|e| CliError(format!("cannot read standard input: {e}")))?;
+    if data.len() as u64 > limit {
+        return Err(CliError(format!(
+            "cannot read standard input: larger than {limit} bytes"
+        )));
+    }
+    Ok(data)
+}
+
+fn encrypt(args: EncryptArgs) -> Result<(), CliError> {
+    let key = RsaPublicKey::from_any(&read_limited(&args.public, MAX_KEY_FILE)?).map_err(lib)?;
+    // A message longer than the modulus is refused by the library; the limit only bounds
+    // what is read.
+    let msg = zeroize::Zeroizing::new(read_input(&args.input, MAX_KEY_FILE)?);
+    let file = args.out.as_deref().map(AtomicFile::create).transpose()?;
+    let rng = &mut OsRng;
+    let ct = match (args.oaep, args.hash.unwrap_or(OaepHash::Sha1)) {
+        (false, _) => key.encrypt_pkcs1v15(rng, &msg),
+        (true, OaepHash::Sha1) => key.encrypt_oaep::<sha1::Sha1>(rng, &msg, b""),
+        (true, OaepHash::Sha256) => key.encrypt_oaep::<Sha256>(rng, &msg, b""),
+        (true, OaepHash::Sha384) => key.encrypt_oaep::<Sha384>(rng, &msg, b""),
+        (true, OaepHash::Sha512) => key.encrypt_oaep::<Sha512>(rng, &msg, b""),
+    }
+    .map_err(lib)?;
+    match file {
+        Some(file) => file.commit_bytes(&ct),
+        None => output::stdout_bytes(&ct),
+    }
+}
+
+fn decrypt(args: DecryptArgs) -> Result<(), CliError> {
+    let key = read_private(&args.key)?;
+    // A ciphertext is k bytes; anything longer is refused by the length check anyway.
+    let ct = read_input(&args.input, MAX_KEY_FILE)?;
+    let file = args.out.as_deref().map(AtomicFile::create).transpose()?;
+    let rng = &mut OsRng;
+    let msg = match (args.oaep, args.hash.unwrap_or(OaepHash::Sha1)) {
+        // Implicit rejection: a bad padding gives a synthetic message, not an error.
+        (false, _) => key.decrypt_pkcs1v15(rng, &ct),
+        (true, OaepHash::Sha1) => key.decrypt_oaep::<sha1::Sha1>(rng, &ct, b""),
+        (true, OaepHash::Sha256) => key.decrypt_oaep::<Sha256>(rng, &ct, b""),
+        (true, OaepHash::Sha384) => key.decrypt_oaep::<Sha384>(rng, &ct, b""),
+        (true, OaepHash::Sha512) => key.decrypt_oaep::<Sha512>(rng, &ct, b""),
+    }
+    .map_err(lib)?;
+    match file {
+        Some(file) => {
+            output::owner_only(&file)?;
+            file.commit_bytes(&msg)
+        }
+        None => output::stdout_bytes(&msg),
+    }
 }
