@@ -9,3 +9,4 @@
 mod error;
 
 pub use error::Error;
+pub mod dh;
