@@ -10,3 +10,5 @@ mod error;
 
 pub use error::Error;
 pub mod dh;
+pub mod dsa;
+pub mod rfc6979;
