@@ -7,6 +7,9 @@
 //! caller's [`rand_core::CryptoRngCore`] (the operating system's by default).
 
 mod error;
+mod mgf;
+mod prime;
+pub mod rsa;
 
 pub use error::Error;
 pub mod dh;

@@ -1,0 +1,17 @@
+//! RSA (RFC 8017, PKCS #1 v2.2) on the montmul core: keys and their generation, the
+//! raw public and private operations, the PEM/DER forms OpenSSL reads and writes, and
+//! the PKCS #1 v1.5 and PSS signatures.
+//!
+//! The private operation ([`RsaPrivateKey::decrypt_raw`] and every signature) is
+//! constant-time, blinded, and checked against the public key before its result leaves
+//! (`private.rs`). Public-key operations are variable-time in public data only.
+
+mod encoding;
+mod key;
+mod keygen;
+mod pkcs1v15_sign;
+mod private;
+mod pss;
+
+pub use key::{RsaPrivateKey, RsaPublicKey, LOAD_MAX_BITS, LOAD_MIN_BITS};
+pub use keygen::{GENERATE_MAX_BITS, GENERATE_MIN_BITS};

@@ -1,0 +1,196 @@
+//! The RSA private operation: RSADP/RSASP1 with the Chinese remainder theorem, base
+//! blinding and a fault check.
+//!
+//! Seeds: RFC 8017 5.1.2 (RSADP with CRT: `m1 = c^dp mod p`, `m2 = c^dq mod q`,
+//! `h = qinv (m1 - m2) mod p`, `m = m2 + q h`, Garner's step); base blinding as
+//! OpenSSL's `BN_BLINDING` does it (Kocher 1996): the key keeps `A = r^e` and
+//! `Ai = r^-1 mod n` for a random r, the input is multiplied by A and the result by Ai,
+//! and after each use both are squared (`(r^2)^e` and `(r^2)^-1`), so that a call pays two
+//! squarings, not an inverse; every 32 uses a fresh r is drawn. The Bellcore defence
+//! (Boneh, DeMillo, Lipton 1997): the result is raised to e again and compared with
+//! the input before it leaves; a mismatch is [`Error::FaultDetected`].
+//!
+//! Constant-time: both halves are [`Residue::pow`] with exponents of p's byte length,
+//! the reductions into p, q and n are [`Residue::from_be_bytes_reduced`], and Garner's
+//! step runs on residues, so no branch or memory index depends on c, d, p, q or r.
+
+use rand_core::CryptoRngCore;
+use zeroize::Zeroizing;
+
+use montmul::Residue;
+
+use super::key::{RsaPrivateKey, RsaPublicKey};
+use crate::Error;
+
+/// Uses of one blinding pair (squared after each) before a fresh random r: OpenSSL's
+/// `BN_BLINDING_COUNTER`.
+const BLINDING_REFRESH: u32 = 32;
+
+/// The blinding pair kept with a key: `a = r^e mod n` and `ai = r^-1 mod n`.
+pub(crate) struct Blinding {
+    a: Residue<u64>,
+    ai: Residue<u64>,
+    uses: u32,
+}
+
+impl Blinding {
+    /// A fresh pair for a random invertible r (an r sharing a factor with n, found
+    /// with probability about 2^-1000, is drawn again). Constant-time in r.
+    fn new(key: &RsaPublicKey, rng: &mut impl CryptoRngCore) -> Self {
+        loop {
+            let r = Residue::random(&key.n, rng);
+            if let Ok(ai) = r.inv() {
+                return Blinding {
+                    a: key.public_op(&r),
+                    ai,
+                    uses: 0,
+                };
+            }
+        }
+    }
+}
+
+impl RsaPrivateKey {
+    /// RSADP (RFC 8017 5.1.2): `c^d mod n` for a ciphertext of exactly k bytes, as k
+    /// bytes. Fails with [`Error::InvalidLength`] when `c` is not k bytes long or not
+    /// below n, and with [`Error::FaultDetected`] when the result does not encrypt back
+    /// to `c`.
+    ///
+    /// Constant-time in c, the key and the result (see the module doc); `rng` draws the
+    /// blinding factor every 32 calls.
+    pub fn decrypt_raw(
+        &self,
+        c: &[u8],
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<Zeroizing<Vec<u8>>, Error> {
+        let x = self.public.residue(c)?;
+        let m = self.private_op(&x, rng)?;
+        Ok(Zeroizing::new(m.to_be_bytes_padded(self.size())?))
+    }
+
+    /// `x^d mod n`: blinded, by CRT, checked by re-encryption. Constant-time.
+    pub(crate) fn private_op(
+        &self,
+        x: &Residue<u64>,
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<Residue<u64>, Error> {
+        let (a, ai) = self.blinding_pair(rng);
+        let blinded = x * &a;
+        let y = self.crt(&blinded);
+        let m = &y * &ai;
+        // The Bellcore check: m^e must give x back.
+        if self.public.public_op(&m).ct_eq(x) != 1 {
+            return Err(Error::FaultDetected);
+        }
+        Ok(m)
+    }
+
+    /// The blinding pair for this call, and the kept pair squared for the next one.
+    fn blinding_pair(&self, rng: &mut impl CryptoRngCore) -> (Residue<u64>, Residue<u64>) {
+        // A panic in another thread while holding the lock leaves a pair that is still
+        // valid (each update replaces a whole residue): the poison is ignored.
+        let mut guard = self
+            .blinding
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let fresh = match guard.as_ref() {
+            Some(b) => b.uses >= BLINDING_REFRESH,
+            None => true,
+        };
+        if fresh {
+            *guard = Some(Blinding::new(&self.public, rng));
+        }
+        let b = guard.get_or_insert_with(|| Blinding::new(&self.public, rng));
+        let pair = (b.a.clone(), b.ai.clone());
+        b.a.square_assign();
+        b.ai.square_assign();
+        b.uses += 1;
+        pair
+    }
+
+    /// `y^d mod n` by CRT with Garner's step on residues. Constant-time.
+    fn crt(&self, y: &Residue<u64>) -> Residue<u64> {
+        let y_be = Zeroizing::new(y.to_be_bytes());
+        let m1 = Residue::from_be_bytes_reduced(&self.p_mod, &y_be).pow(&self.dp);
+        let m2 = Residue::from_be_bytes_reduced(&self.q_mod, &y_be).pow(&self.dq);
+        let m2_be = Zeroizing::new(m2.to_be_bytes());
+        // h = qinv (m1 - m2) mod p.
+        let h = &(&m1 - &Residue::from_be_bytes_reduced(&self.p_mod, &m2_be)) * &self.qinv_p;
+        let h_be = Zeroizing::new(h.to_be_bytes());
+        // m = m2 + h q < q + (p - 1) q = n: exact, computed mod n.
+        let h_n = Residue::from_be_bytes_reduced(&self.public.n, &h_be);
+        let m2_n = Residue::from_be_bytes_reduced(&self.public.n, &m2_be);
+        &m2_n + &(&h_n * &self.q_n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_core::OsRng;
+
+    fn test_key() -> RsaPrivateKey {
+        RsaPrivateKey::from_pkcs8_pem(include_str!("../../tests/data/rsa2048.pem"))
+            .expect("the committed test key")
+    }
+
+    /// A c whose decryption is m = 0x1234...: built by encrypting.
+    fn ciphertext(key: &RsaPrivateKey) -> Vec<u8> {
+        let mut m = vec![0u8; key.size()];
+        m[1..9].copy_from_slice(&[0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0]);
+        key.public_key().encrypt_raw(&m).expect("encrypts")
+    }
+
+    #[test]
+    fn a_corrupted_crt_exponent_is_detected() {
+        let c = ciphertext(&test_key());
+        for which in 0..3 {
+            let mut key = test_key();
+            match which {
+                0 => *key.dp.last_mut().expect("dp") ^= 2,
+                1 => *key.dq.last_mut().expect("dq") ^= 2,
+                // A wrong coefficient for Garner's step.
+                _ => key.qinv_p = key.qinv_p.square(),
+            }
+            assert_eq!(
+                key.decrypt_raw(&c, &mut OsRng),
+                Err(Error::FaultDetected),
+                "corruption {which}"
+            );
+        }
+        // The intact key decrypts.
+        assert!(test_key().decrypt_raw(&c, &mut OsRng).is_ok());
+    }
+
+    #[test]
+    fn the_blinding_pair_stays_consistent_over_refreshes() {
+        let key = test_key();
+        let c = ciphertext(&key);
+        let first = key.decrypt_raw(&c, &mut OsRng).expect("decrypts");
+        for _ in 0..2 * BLINDING_REFRESH + 3 {
+            assert_eq!(key.decrypt_raw(&c, &mut OsRng).expect("decrypts"), first);
+        }
+        let guard = key.blinding.lock().expect("lock");
+        let b = guard.as_ref().expect("a pair");
+        // a = r^e and ai = r^-1: a ai^e = 1.
+        let check = &b.a * &key.public.public_op(&b.ai);
+        assert_eq!(check, Residue::one(&key.public.n));
+        assert!(b.uses <= BLINDING_REFRESH);
+    }
+
+    #[test]
+    fn threads_share_one_key() {
+        let key = test_key();
+        let c = ciphertext(&key);
+        let want = key.decrypt_raw(&c, &mut OsRng).expect("decrypts");
+        std::thread::scope(|s| {
+            for _ in 0..2 {
+                s.spawn(|| {
+                    for _ in 0..20 {
+                        assert_eq!(key.decrypt_raw(&c, &mut OsRng).expect("decrypts"), want);
+                    }
+                });
+            }
+        });
+    }
+}
