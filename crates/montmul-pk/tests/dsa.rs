@@ -552,3 +552,74 @@ fn signatures_cross_with_openssl() {
         fresh.public_key().to_public_key_pem().unwrap()
     );
 }
+
+/// Miller-Rabin on num-bigint with fixed bases: the test's own primality oracle.
+fn probably_prime(n: &BigUint) -> bool {
+    let n1 = n - 1u32;
+    let s = n1.trailing_zeros().expect("n > 1");
+    let d = &n1 >> s;
+    'bases: for a in [2u32, 3, 5, 7] {
+        let mut x = BigUint::from(a).modpow(&d, n);
+        if x == BigUint::from(1u32) || x == n1 {
+            continue;
+        }
+        for _ in 1..s {
+            x = x.modpow(&BigUint::from(2u32), n);
+            if x == n1 {
+                continue 'bases;
+            }
+        }
+        return false;
+    }
+    true
+}
+
+#[test]
+fn parameter_generation_fips_186_4() {
+    // One generation at (2048, 224) (about a second); the other sizes share the code.
+    let (params, seed) = DsaParams::generate(2048, 224, &mut OsRng).unwrap();
+    let (p, q, g) = (big(params.p()), big(params.q()), big(params.g()));
+    assert_eq!((p.bits(), q.bits()), (2048, 224));
+    assert_eq!(&p % &q, BigUint::from(1u32), "q | p - 1");
+    assert!(probably_prime(&p) && probably_prime(&q));
+    assert!(g > BigUint::from(1u32) && g < p);
+    assert_eq!(g.modpow(&q, &p), BigUint::from(1u32), "g has order q");
+    // A.1.1.3: q follows from the seed.
+    assert_eq!(seed.seed.len(), 28);
+    let u = BigUint::from_bytes_be(&Sha256::digest(&seed.seed)) % (BigUint::from(1u32) << 223);
+    let expect_q = (BigUint::from(1u32) << 223) + &u + 1u32 - (&u % 2u32);
+    assert_eq!(q, expect_q);
+    assert!(seed.counter < 4 * 2048);
+    // The parameters sign, and OpenSSL accepts them.
+    let key = DsaPrivateKey::generate(&params, &mut OsRng).unwrap();
+    let sig = key.sign::<Sha256>(b"generated").unwrap();
+    key.public_key()
+        .verify::<Sha256>(b"generated", &sig)
+        .unwrap();
+    if have_openssl("parameter_generation_fips_186_4 (openssl check)") {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("params.pem");
+        std::fs::write(&file, params.to_pem().unwrap()).unwrap();
+        let out = openssl(&[
+            "pkeyparam",
+            "-in",
+            file.to_str().unwrap(),
+            "-check",
+            "-noout",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for (l, n) in [(1024, 160), (2048, 160), (3072, 224), (4096, 256)] {
+        assert!(
+            matches!(
+                DsaParams::generate(l, n, &mut OsRng),
+                Err(Error::KeySize { .. })
+            ),
+            "{l} {n}"
+        );
+    }
+}

@@ -8,9 +8,10 @@
 //! Verification works on public data only and is variable-time (`pow_vartime`,
 //! `inv_vartime`). Keys are checked when built (q | p - 1, 1 < g < p, g^q = 1,
 //! y = g^x, 0 < x < q); the primality of p and q is not retested on load (OpenSSL does
-//! not either).
+//! not either), and is by [`DsaParams::generate`].
 
 mod encoding;
+mod generate;
 mod sign;
 
 use core::cmp::Ordering;
@@ -20,6 +21,7 @@ use montmul::{Modulus, Residue};
 use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
 
+pub use generate::{DsaSeed, SIZES};
 pub use sign::DsaSignature;
 
 use crate::dh::ffc;
