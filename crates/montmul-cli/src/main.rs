@@ -7,6 +7,8 @@ mod algos;
 mod arith;
 mod bench;
 mod bench_threads;
+mod dh;
+mod dsa;
 mod gen;
 mod output;
 mod sim;
@@ -41,6 +43,10 @@ enum Command {
     Gen(gen::Args),
     /// Measure the size thresholds of the `auto` kernel on this machine and write the table.
     Tune(tune::Args),
+    /// DSA: parameters, keys, signatures (FIPS 186-4, RFC 6979), OpenSSL's formats.
+    Dsa(dsa::DsaArgs),
+    /// Finite-field Diffie-Hellman: keys and shared secrets (RFC 7919, RFC 3526 groups).
+    Dh(dh::DhArgs),
 }
 
 /// A failure to report: one line on stderr, exit status 2.
@@ -130,6 +136,8 @@ fn main() -> ExitCode {
         Command::Sim(args) => sim::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Dsa(args) => dsa::run(args),
+        Command::Dh(args) => dh::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -89,6 +89,14 @@ impl DhParams {
         }
     }
 
+    /// Parameters from PEM or DER (either form).
+    pub fn from_pem_or_der(bytes: &[u8]) -> Result<Self, Error> {
+        match core::str::from_utf8(bytes) {
+            Ok(text) if text.trim_start().starts_with("-----BEGIN") => Self::from_pem(text),
+            _ => Self::from_der(bytes),
+        }
+    }
+
     /// Parameters from DER, PKCS #3 or X9.42 (told apart by the number of fields).
     pub fn from_der(der_bytes: &[u8]) -> Result<Self, Error> {
         pkcs3_from_der(der_bytes).or_else(|first| x942_from_der(der_bytes).map_err(|_| first))
@@ -185,6 +193,14 @@ impl DhPrivateKey {
         Self::from_pkcs8_der(&der_bytes)
     }
 
+    /// A private key from "PRIVATE KEY" PEM or PKCS #8 DER.
+    pub fn from_pem_or_der(bytes: &[u8]) -> Result<Self, Error> {
+        match core::str::from_utf8(bytes) {
+            Ok(text) if text.trim_start().starts_with("-----BEGIN") => Self::from_pkcs8_pem(text),
+            _ => Self::from_pkcs8_der(bytes),
+        }
+    }
+
     /// PKCS #8 DER, as `openssl genpkey -algorithm DH` writes it (version 0, the
     /// parameters in the algorithm identifier, x as an INTEGER).
     pub fn to_pkcs8_der(&self) -> Result<Zeroizing<Vec<u8>>, Error> {
@@ -229,6 +245,16 @@ impl DhPublicKey {
             )));
         }
         Self::from_public_key_der(&der_bytes)
+    }
+
+    /// A public key from "PUBLIC KEY" PEM or SubjectPublicKeyInfo DER.
+    pub fn from_pem_or_der(bytes: &[u8]) -> Result<Self, Error> {
+        match core::str::from_utf8(bytes) {
+            Ok(text) if text.trim_start().starts_with("-----BEGIN") => {
+                Self::from_public_key_pem(text)
+            }
+            _ => Self::from_public_key_der(bytes),
+        }
     }
 
     /// SubjectPublicKeyInfo DER, as `openssl pkey -pubout` writes it.

@@ -63,6 +63,14 @@ impl DsaParams {
         Self::from_der(&der_bytes)
     }
 
+    /// Parameters from "DSA PARAMETERS" PEM or `Dss-Parms` DER.
+    pub fn from_pem_or_der(bytes: &[u8]) -> Result<Self, Error> {
+        match core::str::from_utf8(bytes) {
+            Ok(text) if text.trim_start().starts_with("-----BEGIN") => Self::from_pem(text),
+            _ => Self::from_der(bytes),
+        }
+    }
+
     /// `Dss-Parms` DER.
     pub fn to_der(&self) -> Result<Vec<u8>, Error> {
         Ok(DssParms {
