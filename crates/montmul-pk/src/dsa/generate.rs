@@ -55,13 +55,20 @@ impl DsaParams {
         rng: &mut impl CryptoRngCore,
     ) -> Result<(Self, DsaSeed), Error> {
         if !SIZES.contains(&(p_bits, q_bits)) {
-            let (min, max) = if SIZES.iter().any(|&(l, _)| l == p_bits) {
-                (224, 256)
-            } else {
-                (2048, 3072)
-            };
-            let bits = if min == 224 { q_bits } else { p_bits };
-            return Err(Error::KeySize { bits, min, max });
+            // A p size that is generated: the q sizes that go with it; else p's range.
+            let qs = SIZES.iter().filter(|&&(l, _)| l == p_bits).map(|&(_, n)| n);
+            return Err(match (qs.clone().min(), qs.max()) {
+                (Some(min), Some(max)) => Error::KeySize {
+                    bits: q_bits,
+                    min,
+                    max,
+                },
+                _ => Error::KeySize {
+                    bits: p_bits,
+                    min: SIZES[0].0,
+                    max: SIZES[SIZES.len() - 1].0,
+                },
+            });
         }
         let (l, n) = (p_bits, q_bits);
         let outlen = 256;
