@@ -43,15 +43,15 @@ pub(crate) fn minus_one(p_odd: &[u8]) -> Vec<u8> {
     v
 }
 
-/// `value` as exactly `len` big-endian bytes (leading zeros added), or `None` when it
-/// does not fit. Variable-time in the lengths only.
+/// `value` as exactly `len` big-endian bytes (leading zeros added or dropped), or
+/// `None` when it does not fit. Constant-time in the value (for secrets): the work
+/// depends on the lengths only, and only whether the value fits is revealed.
 pub(crate) fn left_pad(value: &[u8], len: usize) -> Option<Zeroizing<Vec<u8>>> {
-    let t = trim_vartime(value);
-    (t.len() <= len).then(|| {
-        let mut out = Zeroizing::new(vec![0u8; len]);
-        out[len - t.len()..].copy_from_slice(t);
-        out
-    })
+    let mut out = Zeroizing::new(vec![0u8; len]);
+    let (excess, low) = value.split_at(value.len().saturating_sub(len));
+    out[len - low.len()..].copy_from_slice(low);
+    let high = excess.iter().fold(0u8, |acc, &b| acc | b);
+    (core::hint::black_box(high) == 0).then_some(out)
 }
 
 /// The DER `INTEGER` encoding of a non-negative big-endian value.
@@ -125,6 +125,7 @@ mod tests {
         assert_eq!(minus_one(&[1, 3]), vec![1, 2]);
         assert_eq!(left_pad(&[0, 7], 3).unwrap().as_slice(), &[0, 0, 7]);
         assert!(left_pad(&[1, 2, 3], 2).is_none());
+        assert_eq!(left_pad(&[0, 0, 5], 2).unwrap().as_slice(), &[0, 5]);
         assert!(in_open_range_vartime(&[2], &[23]));
         assert!(in_open_range_vartime(&[21], &[23]));
         assert!(!in_open_range_vartime(&[22], &[23]));

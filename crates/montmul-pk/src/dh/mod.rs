@@ -272,21 +272,27 @@ impl DhPrivateKey {
     }
 
     /// The key of parameters and a big-endian exponent x; [`Error::InvalidKey`] when
-    /// x is 0 or not below p - 1 (or q, where known). Constant-time in x except for
-    /// that range check on its length and leading bytes, which reveals nothing beyond
-    /// whether the key is valid.
+    /// x is 0 or not below q (where known), else not below p - 1. Constant-time in x:
+    /// the range check is on residues, and only its outcome is revealed; the exponent
+    /// is kept at the longer of the parameters' length and x's encoded length.
     pub fn from_components(params: DhParams, x: &[u8]) -> Result<Self, Error> {
-        let bound = params
-            .q_be
-            .clone()
-            .unwrap_or_else(|| ffc::minus_one(&params.p_be));
-        let xl = x.iter().fold(0u8, |acc, &b| acc | b);
-        if xl == 0 || ffc::cmp_vartime(x, &bound) != core::cmp::Ordering::Less {
-            return Err(Error::InvalidKey("the DH private value is out of range"));
+        let invalid = Error::InvalidKey("the DH private value is out of range");
+        let in_range = match &params.q_be {
+            Some(q) => {
+                let qm = Modulus::<u64>::from_be_bytes(q)?;
+                Residue::from_be_bytes(&qm, x).is_ok_and(|r| r.ct_is_zero() == 0)
+            }
+            None => {
+                let pm1 = Residue::from_be_bytes_reduced(&params.p, &ffc::minus_one(&params.p_be));
+                Residue::from_be_bytes(&params.p, x)
+                    .is_ok_and(|r| (r.ct_is_zero() | r.ct_eq(&pm1)) == 0)
+            }
+        };
+        if !in_range {
+            return Err(invalid);
         }
-        let len = exponent_len(&params).max(ffc::trim_vartime(x).len());
-        let x =
-            ffc::left_pad(x, len).ok_or(Error::InvalidKey("the DH private value is too long"))?;
+        let len = exponent_len(&params).max(x.len());
+        let x = ffc::left_pad(x, len).ok_or(invalid)?;
         Ok(Self::from_exponent(params, x))
     }
 
