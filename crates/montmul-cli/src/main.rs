@@ -8,10 +8,12 @@ mod arith;
 mod bench;
 mod bench_threads;
 mod ct_check;
+mod dh;
+mod dsa;
 mod gen;
 mod output;
-mod selftest;
 mod rsa;
+mod selftest;
 mod sim;
 mod tune;
 mod welch;
@@ -52,6 +54,10 @@ enum Command {
     CtCheck(ct_check::Args),
     /// RSA keys, signatures and encryption: keygen, pub, sign, verify, encrypt, decrypt.
     Rsa(rsa::Args),
+    /// DSA: parameters, keys, signatures (FIPS 186-4, RFC 6979), OpenSSL's formats.
+    Dsa(dsa::DsaArgs),
+    /// Finite-field Diffie-Hellman: keys and shared secrets (RFC 7919, RFC 3526 groups).
+    Dh(dh::DhArgs),
 }
 
 /// A failure to report: one line on stderr, exit status 2.
@@ -150,6 +156,8 @@ fn main() -> ExitCode {
             Ok(code) => return code,
             Err(e) => Err(e),
         },
+        Command::Dsa(args) => dsa::run(args),
+        Command::Dh(args) => dh::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

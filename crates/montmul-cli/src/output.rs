@@ -107,20 +107,15 @@ impl AtomicFile {
         })
     }
 
-    /// Writes `text` to the temporary file, syncs it and renames it over the
-    /// destination. On failure the destination is as it was and no temporary file is
-    /// left.
-    pub fn commit(self, text: &str) -> Result<(), CliError> {
-        self.commit_bytes(text.as_bytes())
-    }
-
-    /// [`AtomicFile::commit`] for binary contents.
-    pub fn commit_bytes(mut self, bytes: &[u8]) -> Result<(), CliError> {
+    /// Writes `text` (text or bytes) to the temporary file, syncs it and renames it
+    /// over the destination. On failure the destination is as it was and no temporary
+    /// file is left.
+    pub fn commit(mut self, text: impl AsRef<[u8]>) -> Result<(), CliError> {
         let fail = |e: &dyn std::fmt::Display| {
             CliError(format!("cannot write {}: {e}", self.path.display()))
         };
         let file = self.temp.as_file_mut();
-        file.write_all(bytes)
+        file.write_all(text.as_ref())
             .and_then(|()| file.sync_all())
             .map_err(|e| fail(&e))?;
         self.temp
@@ -172,7 +167,7 @@ fn without_temp_path(e: &io::Error) -> String {
     }
 }
 
-/// Writes `text` to `path` atomically: see [`AtomicFile`].
-pub fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
+/// Writes `text` (text or bytes) to `path` atomically: see [`AtomicFile`].
+pub fn write_atomically(path: &Path, text: impl AsRef<[u8]>) -> Result<(), CliError> {
     AtomicFile::create(path)?.commit(text)
 }

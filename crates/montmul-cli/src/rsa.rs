@@ -243,7 +243,7 @@ fn emit(out: Option<&Path>, bytes: &[u8], secret: bool) -> Result<(), CliError> 
             if secret {
                 output::owner_only(&file)?;
             }
-            file.commit_bytes(bytes)
+            file.commit(bytes)
         }
         None => output::stdout_bytes(bytes),
     }
@@ -275,7 +275,7 @@ fn keygen(args: KeygenArgs) -> Result<(), CliError> {
     match file {
         Some(file) => {
             output::owner_only(&file)?;
-            file.commit_bytes(&bytes)
+            file.commit(&bytes)
         }
         None => output::stdout_bytes(&bytes),
     }
@@ -306,7 +306,7 @@ fn sign(args: SignArgs) -> Result<(), CliError> {
         (Hash::Sha512, true) => sign_pss::<Sha512>(&key, &args.input),
     }?;
     match file {
-        Some(file) => file.commit_bytes(&sig),
+        Some(file) => file.commit(&sig),
         None => output::stdout_bytes(&sig),
     }
 }
@@ -403,7 +403,7 @@ fn encrypt(args: EncryptArgs) -> Result<(), CliError> {
     }
     .map_err(lib)?;
     match file {
-        Some(file) => file.commit_bytes(&ct),
+        Some(file) => file.commit(&ct),
         None => output::stdout_bytes(&ct),
     }
 }
@@ -426,7 +426,7 @@ fn decrypt(args: DecryptArgs) -> Result<(), CliError> {
     match file {
         Some(file) => {
             output::owner_only(&file)?;
-            file.commit_bytes(&msg)
+            file.commit(&msg)
         }
         None => output::stdout_bytes(&msg),
     }

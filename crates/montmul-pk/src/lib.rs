@@ -12,3 +12,6 @@ mod prime;
 pub mod rsa;
 
 pub use error::Error;
+pub mod dh;
+pub mod dsa;
+pub mod rfc6979;
