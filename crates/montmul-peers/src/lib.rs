@@ -11,11 +11,15 @@
 //!   through `openssl-sys`;
 //! - [`num`]: num-bigint (`*` then `%`, `modpow`);
 //! - [`crypto`]: crypto-bigint's `FixedMontyForm` (Montgomery mul and constant-time pow).
+//!
+//! The public-key peers (OpenSSL, ring, the `rsa` crate), for `montmul bench --pk`, are
+//! in [`pk`].
 
 pub mod crypto;
 pub mod gmp;
 pub mod num;
 pub mod openssl;
+pub mod pk;
 
 use montmul_testkit::rand_core::RngCore;
 use montmul_testkit::TestRng;
