@@ -44,12 +44,22 @@ pub struct Args {
     /// made for some sizes only (`gen-cios`) is timed at the sizes it has code for.
     #[arg(long, value_delimiter = ',')]
     algo: Vec<String>,
-    /// Operations to time, comma-separated: mul, sqr, exp.
-    #[arg(long, value_delimiter = ',', default_values_t = ["mul".to_string(), "sqr".to_string(), "exp".to_string()])]
-    ops: Vec<String>,
+    /// Operations to time, comma-separated: mul, sqr, exp (default: all three); with
+    /// --pk: rsa-sign, rsa-verify, dsa-sign, dsa-verify, dh-derive (default: all five).
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) ops: Vec<String>,
     /// Also time GMP, OpenSSL, num-bigint and crypto-bigint on the same inputs.
     #[arg(long)]
     peers: bool,
+    /// Instead of the kernels: RSA (PKCS#1 v1.5, SHA-256), DSA and DH of montmul-pk
+    /// beside OpenSSL 3.0, ring and the rsa crate, on the same keys (default --bits:
+    /// 2048,3072,4096 for RSA, 2048,3072 for DSA and DH).
+    #[arg(long, conflicts_with_all = ["peers", "threads", "algo"])]
+    pk: bool,
+    /// With --pk: also OpenSSL 4.0, as Python's `cryptography` bundles it, through
+    /// `benches/openssl4.py` (needs python3 and the cryptography package).
+    #[arg(long, requires = "pk")]
+    openssl4: bool,
     /// Interleaved rounds per measurement, 1..=10000; the median is reported.
     #[arg(long, default_value_t = 7,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_ROUNDS))]
@@ -78,6 +88,23 @@ pub struct Row {
     #[serde(rename = "impl")]
     pub(crate) name: String,
     pub(crate) ns: f64,
+}
+
+impl Row {
+    pub(crate) fn new(op: &'static str, bits: u32, name: String, ns: f64) -> Self {
+        Row { op, bits, name, ns }
+    }
+}
+
+/// The progress bar of a measurement of `steps` steps (on stderr, hidden when it is not
+/// a terminal).
+pub(crate) fn progress_bar(steps: u64) -> ProgressBar {
+    let bar = ProgressBar::new(steps);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed}] {bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
 }
 
 /// montmul with one kernel and 64-bit limbs, as a contender. The residues are owned;
@@ -246,6 +273,12 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
     if let Some(threads) = args.threads {
         return crate::bench_threads::run(&args, threads);
     }
+    if args.pk {
+        return crate::bench_pk::run(&args, args.openssl4);
+    }
+    if args.ops.is_empty() {
+        args.ops = ["mul", "sqr", "exp"].map(String::from).to_vec();
+    }
     if args.bits.is_empty() {
         args.bits = vec![256, 384, 512, 1024, 2048, 3072, 4096];
     }
@@ -269,11 +302,7 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
         .filter(|o| args.ops.iter().any(|x| x == o))
         .collect();
     let target = Duration::from_millis(args.batch_ms.max(1));
-    let bar = ProgressBar::new((args.bits.len() * ops.len()) as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed}] {bar:30} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = progress_bar((args.bits.len() * ops.len()) as u64);
     let mut rows = Vec::new();
     for &bits in &args.bits {
         let inputs = Inputs::random(bits, args.seed);
@@ -338,7 +367,7 @@ pub(crate) fn print_rows(rows: &[Row], json: bool) -> Result<(), CliError> {
 }
 
 /// The montmul row every other row of the same (op, bits) is compared with: `auto` when
-/// it was measured, else the first montmul kernel.
+/// it was measured, else the first montmul kernel (or montmul-pk's row, with --pk).
 fn reference<'r>(rows: &'r [Row], op: &str, bits: u32) -> Option<&'r Row> {
     let same = |r: &&Row| r.op == op && r.bits == bits;
     rows.iter()
@@ -347,13 +376,13 @@ fn reference<'r>(rows: &'r [Row], op: &str, bits: u32) -> Option<&'r Row> {
         .or_else(|| {
             rows.iter()
                 .filter(same)
-                .find(|r| r.name.starts_with("montmul:"))
+                .find(|r| r.name == "montmul" || r.name.starts_with("montmul:"))
         })
 }
 
 fn print_table(rows: &[Row]) -> Result<(), CliError> {
     outln!(
-        "{:<4} {:>6}  {:<22} {:>14} {:>8}",
+        "{:<10} {:>6}  {:<22} {:>14} {:>8}",
         "op",
         "bits",
         "impl",
@@ -365,7 +394,7 @@ fn print_table(rows: &[Row]) -> Result<(), CliError> {
             .map(|m| r.ns / m.ns)
             .unwrap_or(f64::NAN);
         outln!(
-            "{:<4} {:>6}  {:<22} {:>14.1} {:>8.2}",
+            "{:<10} {:>6}  {:<22} {:>14.1} {:>8.2}",
             r.op,
             r.bits,
             r.name,

@@ -1,0 +1,329 @@
+//! `montmul bench --pk`: the public-key operations of montmul-pk beside OpenSSL 3.0
+//! (the `openssl` crate), ring and the `rsa` crate, on the same keys, in the same
+//! process, interleaved round by round (the machinery of [`crate::bench`]); with
+//! `--openssl4`, also OpenSSL 4.0 as Python's `cryptography` bundles it, timed by
+//! `benches/openssl4.py` in a subprocess on the same keys.
+//!
+//! Every key is generated once per size by OpenSSL (RSA, DSA) or by montmul (DH over
+//! the RFC 7919 groups) and read by every library from the same DER. Before any timing,
+//! the results are checked: every RSA signer gives montmul's PKCS#1 v1.5 signature
+//! bytes, every verifier accepts the signature, montmul's DSA signature verifies in
+//! OpenSSL and OpenSSL's in montmul, and OpenSSL derives montmul's DH secret. A
+//! disagreement is an error, not a row.
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::process::Command;
+use std::time::Duration;
+
+use montmul_peers::pk::{self, PkContender, PkInputs, PkOp};
+use montmul_pk::dh::{DhGroup, DhParams, DhPrivateKey, DhPublicKey};
+use montmul_pk::dsa::{DsaPrivateKey, DsaPublicKey, DsaSignature};
+use montmul_pk::rsa::{RsaPrivateKey, RsaPublicKey};
+use rand_core::OsRng;
+use sha2::Sha256;
+
+use crate::bench::{measure, print_rows, Args, Row};
+use crate::CliError;
+
+/// The message every library signs.
+const MESSAGE: &[u8] = b"montmul bench --pk";
+
+/// The operations, as `--ops` names them, with their default sizes.
+const OPS: [(&str, PkOp, &[u32]); 5] = [
+    ("rsa-sign", PkOp::RsaSign, &[2048, 3072, 4096]),
+    ("rsa-verify", PkOp::RsaVerify, &[2048, 3072, 4096]),
+    ("dsa-sign", PkOp::DsaSign, &[2048, 3072]),
+    ("dsa-verify", PkOp::DsaVerify, &[2048, 3072]),
+    ("dh-derive", PkOp::DhDerive, &[2048, 3072]),
+];
+
+/// montmul-pk's side of one operation, with its key and input prepared once.
+enum Montmul {
+    RsaSign(RsaPrivateKey),
+    RsaVerify(RsaPublicKey, Vec<u8>),
+    DsaSign(DsaPrivateKey),
+    DsaVerify(DsaPublicKey, DsaSignature),
+    DhDerive(DhPrivateKey, DhPublicKey),
+}
+
+impl Montmul {
+    fn once(&self) -> Result<Vec<u8>, montmul_pk::Error> {
+        Ok(match self {
+            Montmul::RsaSign(key) => key.sign_pkcs1v15::<Sha256>(MESSAGE, &mut OsRng)?,
+            Montmul::RsaVerify(key, sig) => {
+                vec![u8::from(
+                    key.verify_pkcs1v15::<Sha256>(MESSAGE, sig).is_ok(),
+                )]
+            }
+            Montmul::DsaSign(key) => key.sign::<Sha256>(MESSAGE)?.to_der()?,
+            Montmul::DsaVerify(key, sig) => {
+                vec![u8::from(key.verify::<Sha256>(MESSAGE, sig).is_ok())]
+            }
+            Montmul::DhDerive(key, peer) => key.derive(peer)?.to_vec(),
+        })
+    }
+}
+
+impl PkContender for Montmul {
+    fn name(&self) -> &'static str {
+        "montmul"
+    }
+
+    fn output(&mut self) -> Result<Vec<u8>, String> {
+        self.once().map_err(|e| e.to_string())
+    }
+
+    fn run(&mut self, iters: u64) {
+        for _ in 0..iters {
+            std::hint::black_box(self.once().ok());
+        }
+    }
+}
+
+/// The keys and inputs of one operation at one size, for montmul and for the peers.
+struct Setup {
+    montmul: Montmul,
+    peers: PkInputs,
+    /// The private key and, for DH, the peer's public key, as PEM, for `--openssl4`.
+    pem: Vec<String>,
+}
+
+fn setup(op: PkOp, bits: u32) -> Result<Setup, CliError> {
+    let mut peers = PkInputs {
+        private_pkcs8: Vec::new(),
+        public_spki: Vec::new(),
+        message: MESSAGE.to_vec(),
+        signature: Vec::new(),
+    };
+    let montmul = match op {
+        PkOp::RsaSign | PkOp::RsaVerify => {
+            let (private, public) = pk::openssl::generate_rsa(bits)?;
+            let key = RsaPrivateKey::from_pkcs8_der(&private)?;
+            peers.signature = key.sign_pkcs1v15::<Sha256>(MESSAGE, &mut OsRng)?;
+            (peers.private_pkcs8, peers.public_spki) = (private, public);
+            if op == PkOp::RsaSign {
+                Montmul::RsaSign(key)
+            } else {
+                Montmul::RsaVerify(key.to_public_key(), peers.signature.clone())
+            }
+        }
+        PkOp::DsaSign | PkOp::DsaVerify => {
+            let (private, public) = pk::openssl::generate_dsa(bits)?;
+            let key = DsaPrivateKey::from_pkcs8_der(&private)?;
+            let sig = key.sign::<Sha256>(MESSAGE)?;
+            peers.signature = sig.to_der()?;
+            (peers.private_pkcs8, peers.public_spki) = (private, public);
+            if op == PkOp::DsaSign {
+                Montmul::DsaSign(key)
+            } else {
+                Montmul::DsaVerify(key.public_key(), sig)
+            }
+        }
+        PkOp::DhDerive => {
+            let group = match bits {
+                2048 => DhGroup::Ffdhe2048,
+                3072 => DhGroup::Ffdhe3072,
+                4096 => DhGroup::Ffdhe4096,
+                6144 => DhGroup::Ffdhe6144,
+                8192 => DhGroup::Ffdhe8192,
+                _ => {
+                    return Err(CliError(format!(
+                        "--bits: dh-derive runs on the RFC 7919 groups, 2048, 3072, 4096, \
+                         6144 or 8192 bits, not {bits}"
+                    )))
+                }
+            };
+            let params = DhParams::group(group);
+            let key = DhPrivateKey::generate(&params, &mut OsRng)?;
+            let peer = DhPrivateKey::generate(&params, &mut OsRng)?.public_key();
+            peers.private_pkcs8 = key.to_pkcs8_der()?.to_vec();
+            peers.public_spki = peer.to_public_key_der()?;
+            Montmul::DhDerive(key, peer)
+        }
+    };
+    let mut pem = vec![pem_of("PRIVATE KEY", &peers.private_pkcs8)];
+    if op == PkOp::DhDerive {
+        pem.push(pem_of("PUBLIC KEY", &peers.public_spki));
+    }
+    Ok(Setup {
+        montmul,
+        peers,
+        pem,
+    })
+}
+
+/// PEM text of a DER document (for the OpenSSL 4.0 script, which reads PEM).
+fn pem_of(label: &str, der: &[u8]) -> String {
+    der::pem::encode_string(label, der::pem::LineEnding::LF, der)
+        .expect("a PEM label and DER of bounded size always encode")
+}
+
+/// Checks every library's result against montmul's before anything is timed.
+fn check_agreement(
+    op: PkOp,
+    setup: &mut Setup,
+    peers: &mut [Box<dyn PkContender>],
+    name: &str,
+    bits: u32,
+) -> Result<(), CliError> {
+    let disagree = |who: &str, what: &str| {
+        CliError(format!(
+            "{who} disagrees with montmul on {name} at {bits} bits: {what}"
+        ))
+    };
+    let ours = setup
+        .montmul
+        .output()
+        .map_err(|e| disagree("montmul", &e))?;
+    for p in peers.iter_mut() {
+        let theirs = p.output().map_err(|e| disagree(p.name(), &e))?;
+        match op {
+            PkOp::RsaSign if theirs != ours => {
+                return Err(disagree(p.name(), "a different signature"))
+            }
+            PkOp::RsaVerify | PkOp::DsaVerify if theirs != [1] || ours != [1] => {
+                return Err(disagree(p.name(), "the signature is refused"))
+            }
+            PkOp::DsaSign => {
+                // DSA signatures are randomised in OpenSSL: cross-verify instead.
+                let mine = PkInputs {
+                    signature: ours.clone(),
+                    ..setup.peers.clone()
+                };
+                let mut verifier = pk::openssl::new(PkOp::DsaVerify, &mine)?;
+                if verifier.output()? != [1] {
+                    return Err(disagree(p.name(), "OpenSSL refuses montmul's signature"));
+                }
+                let Montmul::DsaSign(key) = &setup.montmul else {
+                    unreachable!("a dsa-sign setup holds a DSA key")
+                };
+                let sig = DsaSignature::from_der(&theirs)?;
+                if key.public_key().verify::<Sha256>(MESSAGE, &sig).is_err() {
+                    return Err(disagree(p.name(), "montmul refuses its signature"));
+                }
+            }
+            // OpenSSL may strip leading zero bytes of a DH secret; montmul keeps the
+            // length of p.
+            PkOp::DhDerive if montmul_peers::trim(&theirs) != montmul_peers::trim(&ours) => {
+                return Err(disagree(p.name(), "a different shared secret"))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// OpenSSL 4.0's time for `name` on the setup's keys, in nanoseconds, from
+/// `benches/openssl4.py` (Python's `cryptography`).
+fn openssl4(name: &str, setup: &Setup, rounds: usize) -> Result<f64, CliError> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/openssl4.py");
+    let dir = tempfile::tempdir()?;
+    let mut paths = Vec::new();
+    for (i, pem) in setup.pem.iter().enumerate() {
+        let path = dir.path().join(format!("key{i}.pem"));
+        std::fs::File::create(&path)?.write_all(pem.as_bytes())?;
+        paths.push(path);
+    }
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(name)
+        .args(&paths)
+        .args(["--rounds", &rounds.to_string(), "--json"])
+        .output()
+        .map_err(|e| CliError(format!("--openssl4: cannot run python3: {e}")))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(CliError(format!(
+            "--openssl4: {script} failed: {}",
+            err.lines()
+                .last()
+                .unwrap_or("no message")
+                .trim_start_matches("error: ")
+        )));
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    v["us"]
+        .as_f64()
+        .map(|us| us * 1e3)
+        .ok_or_else(|| CliError("--openssl4: the script printed no time".into()))
+}
+
+/// `montmul bench --pk`.
+pub fn run(args: &Args, openssl4_too: bool) -> Result<(), CliError> {
+    let mut chosen = Vec::new();
+    for name in &args.ops {
+        match OPS.iter().find(|(n, ..)| n == name) {
+            Some(op) => chosen.push(*op),
+            None => {
+                return Err(CliError(format!(
+                    "--ops: unknown operation '{name}' with --pk ({})",
+                    OPS.map(|o| o.0).join(", ")
+                )))
+            }
+        }
+    }
+    if chosen.is_empty() {
+        chosen = OPS.to_vec();
+    }
+    for &b in &args.bits {
+        if !(1024..=8192).contains(&b) || b % 1024 != 0 {
+            return Err(CliError(format!(
+                "--bits: {b} is not a multiple of 1024 in 1024..8192 (with --pk)"
+            )));
+        }
+    }
+    let target = Duration::from_millis(args.batch_ms.max(1));
+    let steps: usize = chosen
+        .iter()
+        .map(|(_, _, sizes)| {
+            if args.bits.is_empty() {
+                sizes.len()
+            } else {
+                args.bits.len()
+            }
+        })
+        .sum();
+    let bar = crate::bench::progress_bar(steps as u64);
+    let mut rows = Vec::new();
+    for (name, op, sizes) in chosen {
+        let sizes = if args.bits.is_empty() {
+            sizes.to_vec()
+        } else {
+            args.bits.clone()
+        };
+        for bits in sizes {
+            bar.set_message(format!("{name} {bits}: keys and agreement"));
+            let mut setup = setup(op, bits)?;
+            let (mut peers, left_out) = pk::all(op, &setup.peers);
+            for why in left_out {
+                bar.suspend(|| eprintln!("note: {name} {bits}: left out {why}"));
+            }
+            check_agreement(op, &mut setup, &mut peers, name, bits)?;
+            bar.set_message(format!("{name} {bits}: timing"));
+            let mut names = vec!["montmul".to_string()];
+            names.extend(peers.iter().map(|p| p.name().to_string()));
+            let cells: Vec<RefCell<Box<dyn PkContender>>> =
+                peers.into_iter().map(RefCell::new).collect();
+            let mine = RefCell::new(&mut setup.montmul);
+            let mut runners: Vec<Box<dyn FnMut(u64) + '_>> =
+                vec![Box::new(|iters| mine.borrow_mut().run(iters))];
+            for cell in &cells {
+                runners.push(Box::new(move |iters| cell.borrow_mut().run(iters)));
+            }
+            let medians = measure(&mut runners, args.rounds, target);
+            drop(runners);
+            for (impl_name, ns) in names.into_iter().zip(medians) {
+                rows.push(Row::new(name, bits, impl_name, ns));
+            }
+            if openssl4_too {
+                bar.set_message(format!("{name} {bits}: OpenSSL 4.0"));
+                let ns = openssl4(name, &setup, args.rounds)?;
+                rows.push(Row::new(name, bits, "openssl-4.0".into(), ns));
+            }
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    print_rows(&rows, args.json)
+}

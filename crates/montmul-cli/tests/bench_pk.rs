@@ -1,0 +1,68 @@
+//! `montmul bench --pk` from outside: it checks every library against montmul before
+//! timing (a disagreement would be an error, exit 2), then prints one row per library.
+
+use std::process::Command;
+
+fn montmul(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_montmul"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn pk_rows_for_every_library_after_the_agreement_check() {
+    let (code, out, err) = montmul(&[
+        "bench",
+        "--pk",
+        "--bits",
+        "2048",
+        "--ops",
+        "rsa-sign,rsa-verify,dsa-sign,dh-derive",
+        "--rounds",
+        "1",
+        "--batch-ms",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "stderr: {err}");
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&out).expect("a JSON array");
+    let has = |op: &str, who: &str| {
+        rows.iter().any(|r| {
+            r["op"] == op
+                && r["impl"] == who
+                && r["bits"] == 2048
+                && r["ns"].as_f64().is_some_and(|ns| ns > 0.0)
+        })
+    };
+    for who in ["montmul", "openssl", "ring", "rsa-crate"] {
+        assert!(has("rsa-sign", who), "no rsa-sign row for {who}: {out}");
+        assert!(has("rsa-verify", who), "no rsa-verify row for {who}: {out}");
+    }
+    for who in ["montmul", "openssl"] {
+        assert!(has("dsa-sign", who), "no dsa-sign row for {who}: {out}");
+        assert!(has("dh-derive", who), "no dh-derive row for {who}: {out}");
+    }
+}
+
+#[test]
+fn pk_bad_flags_are_one_line_errors() {
+    for args in [
+        &["bench", "--pk", "--ops", "mul"][..],
+        &["bench", "--pk", "--bits", "1000"],
+        &["bench", "--pk", "--bits", "1024", "--ops", "dh-derive"],
+        &["bench", "--pk", "--peers"],
+        &["bench", "--openssl4"],
+    ] {
+        let (code, out, err) = montmul(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?} printed {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+    }
+}
