@@ -45,8 +45,8 @@ use std::time::Instant;
 
 use clap::builder::{RangedU64ValueParser, TypedValueParser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use montmul::lab::exp::{ct_window, DomainLadder, Ladder, LimbLadder};
-use montmul::lab::{self, Kernel, PowDomain, Thresholds};
+use montmul::lab::exp::{ct_window, table_read};
+use montmul::lab::{self, Kernel, Thresholds};
 use montmul::{Modulus, Reduction, Residue};
 use montmul_testkit::rand_core::RngCore;
 use montmul_testkit::{random_modulus, to_limbs, TestRng};
@@ -276,15 +276,9 @@ impl Subject for Mul {
     }
 }
 
-/// The ladder whose table read is timed: the modulus' limbs or the kernel's domain.
-enum Domain {
-    Limbs(Modulus<u64>),
-    Own(Box<dyn PowDomain<u64>>),
-}
-
-/// The exponentiation's masked table read, `Ladder::lookup`.
+/// The exponentiation's masked table read (`exp::table_read`), on entries in the
+/// domain the ladder uses: the modulus' limbs or the kernel's own.
 struct Table {
-    domain: Domain,
     table: Vec<Vec<u64>>,
     index: Vec<usize>,
     fixed: usize,
@@ -308,10 +302,7 @@ impl Subject for Table {
 
     fn run(&mut self, i: usize) {
         let index = black_box(self.index[i]);
-        match &self.domain {
-            Domain::Limbs(m) => LimbLadder(m).lookup(&self.table, index, &mut self.out, &mut ()),
-            Domain::Own(d) => DomainLadder(&**d).lookup(&self.table, index, &mut self.out, &mut ()),
-        }
+        table_read(&self.table, index, &mut self.out);
         black_box(&self.out);
     }
 }
@@ -529,16 +520,18 @@ fn subject(plan: &Plan, random: bool, rng: &mut TestRng) -> Result<Box<dyn Subje
         }),
         PathKind::Table => {
             let entries = 1usize << ct_window(8 * m.byte_len());
-            let domain = match m.engine().pow_domain(m) {
-                Some(d) => Domain::Own(d),
-                None => Domain::Limbs(m.clone()),
-            };
+            let domain = m.engine().pow_domain(m);
             let table: Vec<Vec<u64>> = (0..entries)
                 .map(|_| {
                     random_below_top(rng, bits, &mut limbs);
                     match &domain {
-                        Domain::Limbs(_) => limbs.clone(),
-                        Domain::Own(d) => d.enter(&limbs),
+                        None => limbs.clone(),
+                        Some(d) => {
+                            let mut out = vec![0; d.words()];
+                            let mut scratch = vec![0; d.scratch_words()];
+                            d.enter(&limbs, &mut out, &mut scratch);
+                            out
+                        }
                     }
                 })
                 .collect();
@@ -549,7 +542,6 @@ fn subject(plan: &Plan, random: bool, rng: &mut TestRng) -> Result<Box<dyn Subje
                 0
             };
             Box::new(Table {
-                domain,
                 table,
                 index: Vec::new(),
                 fixed,

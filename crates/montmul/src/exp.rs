@@ -172,6 +172,16 @@ fn masked_read<L: Limb, T: Trace>(table: &[Vec<L>], index: usize, out: &mut [L],
     L::masked_or(table, masks, out);
 }
 
+/// `out = table[index]`, read as [`fixed_window`] reads its table (every entry in full,
+/// kept with masks): for `montmul ct-check`, which times the read alone. Constant-time
+/// in `index`.
+///
+/// # Panics
+/// When the table has more than 2^6 entries.
+pub fn table_read<L: Limb>(table: &[Vec<L>], index: usize, out: &mut [L]) {
+    masked_read(table, index, out, &mut ());
+}
+
 /// The ladder on a modulus' limb vectors, through its kernel.
 pub struct LimbLadder<'m, L: Limb>(pub &'m Modulus<L>);
 
