@@ -167,8 +167,8 @@ fn odd_part(x: &[u64]) -> (Limbs, u64) {
     (cur, count)
 }
 
-/// `2^t x`, for a secret `t < 64 x.len()`, in `x.len() + 1` limbs... as a product with
-/// the power of two `2^t` built by masks (the value must fit the result's length).
+/// `2^t x` as `out_len` limbs, for a secret shift `t < 64 out_len` (the result must
+/// fit): a product with the power of two `2^t`, whose bits are set by masks.
 fn shl_secret(x: &[u64], t: u64, out_len: usize) -> Limbs {
     let mut pow = Zeroizing::new(vec![0u64; out_len]);
     for (i, limb) in pow.iter_mut().enumerate() {
