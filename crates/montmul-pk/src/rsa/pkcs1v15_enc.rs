@@ -66,7 +66,8 @@ impl RsaPrivateKey {
     }
 
     /// [`RsaPrivateKey::decrypt_pkcs1v15`] with the validity mask (all ones for a
-    /// well-formed padding), for the crate's tests only.
+    /// well-formed padding). The public method drops the mask; only the crate's tests
+    /// read it.
     pub(crate) fn decrypt_pkcs1v15_with_mask(
         &self,
         rng: &mut impl CryptoRngCore,
