@@ -1,5 +1,5 @@
 //! The in-place exponentiations into a reused `PowScratch` (`Residue::pow_assign`,
-//! `Residue::pow_vartime_assign`) against the num-bigint oracle: 64 to 16384 bits on
+//! `Residue::pow_vartime_assign`) against the num-bigint oracle: 64 to 8192 bits on
 //! 64-bit limbs, a few sizes on 32- and 16-bit limbs, edge and random moduli, bases 0,
 //! 1, n - 1 and random, exponents of 0, 1, 32 and 256 bytes with leading zero bytes;
 //! the `amm52-ifma` digit ladder where the CPU has it. One scratch serves every base
@@ -146,9 +146,10 @@ fn u64_up_to_4096_bits() {
 }
 
 #[test]
-fn u64_8192_and_16384_bits() {
+fn u64_8192_bits() {
+    // 16384 bits (each oracle power there takes seconds in num-bigint) is left to the
+    // off-CI self-test sweep, docs/SECURITY.md, which runs `pow` at that size.
     sizes::<u64>(&[8192], 2, 8192);
-    sizes::<u64>(&[16384], 0, 16384);
 }
 
 #[test]
@@ -157,7 +158,7 @@ fn u32_and_u16() {
     sizes::<u16>(&[64, 130, 1024], 4, u32::MAX);
 }
 
-/// The digit ladder of `amm52-ifma` (named, both policies) from 640 to 16384 bits;
+/// The digit ladder of `amm52-ifma` (named, both policies) from 640 to 8192 bits;
 /// skipped, visibly, without AVX-512 IFMA.
 #[test]
 fn ifma_digit_ladder() {
@@ -166,7 +167,7 @@ fn ifma_digit_ladder() {
         return;
     }
     let mut rng = TestRng::new(0x1f3a);
-    for bits in [640, 832, 1024, 2048, 4096, 8192, 16384] {
+    for bits in [640, 832, 1024, 2048, 4096, 8192] {
         let mut moduli = kit::edge_moduli(bits, 64);
         moduli.truncate(if bits > 4096 { 1 } else { 4 });
         moduli.push(kit::random_modulus(&mut rng, bits));
