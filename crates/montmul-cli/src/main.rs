@@ -9,6 +9,7 @@ mod bench;
 mod bench_threads;
 mod gen;
 mod output;
+mod report;
 mod sim;
 mod tune;
 
@@ -39,6 +40,8 @@ enum Command {
     Sim(sim::Args),
     /// Emit a fully unrolled, branch-free Montgomery kernel for one modulus size (Rust or C).
     Gen(gen::Args),
+    /// Re-run every seed's experiments here; write an HTML report with plots, Markdown, JSON, CSV.
+    Report(report::Args),
     /// Measure the size thresholds of the `auto` kernel on this machine and write the table.
     Tune(tune::Args),
 }
@@ -130,6 +133,7 @@ fn main() -> ExitCode {
         Command::Sim(args) => sim::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Report(args) => report::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
