@@ -66,6 +66,8 @@ pub fn svg(plot: &Plot) -> Result<String, CliError> {
             .label_style(("sans-serif", 14))
             .axis_desc_style(("sans-serif", 15))
             .light_line_style(WHITE.mix(0.0))
+            .x_label_formatter(&|v| human(*v))
+            .y_label_formatter(&|v| human(*v))
             .draw()?;
         if let Some(y) = plot.reference_y {
             chart.draw_series(DashedLineSeries::new(
