@@ -37,6 +37,7 @@ pub fn run(ctx: &mut Ctx<'_>) -> Result<Section, CliError> {
     let mut rows = Vec::new();
     let mut points = Vec::new();
     let mut wins = 0;
+    let mut above_bound = 0;
     for &bits in &sizes {
         let t = ctx.timings.get(&impls, bits)?;
         let best_of = |peer: bool| {
@@ -53,6 +54,7 @@ pub fn run(ctx: &mut Ctx<'_>) -> Result<Section, CliError> {
             wins += usize::from(r > 1.0);
         }
         let b = bound.map(|(g, ipc)| ifma_bound_ns(bits, ipc, g));
+        above_bound += usize::from(ratio(b, ours.as_ref().map(|o| o.1)).is_some_and(|e| e > 1.0));
         rows.push(vec![
             Cell::num(f64::from(bits)),
             Cell::text(
@@ -113,6 +115,13 @@ pub fn run(ctx: &mut Ctx<'_>) -> Result<Section, CliError> {
              bound and the efficiency column are not measured."
                 .into(),
         ),
+    }
+    if above_bound > 0 {
+        s.findings.push(format!(
+            "At {above_bound} size(s) the efficiency is above 1, which no kernel can reach: the probe's clock or \
+             the timing was disturbed in this run (a loaded machine: see the load average in the header), so the \
+             efficiency column is unreliable here; rerun on a quiet machine."
+        ));
     }
     s.not_built.push(
         "Peers at their best on this CPU: a GMP 6.3 built for this CPU (mulx/adx kernels) and OpenSSL 4.0 are not \
