@@ -36,6 +36,8 @@ pub struct Header {
     pub mode: super::experiments::Mode,
     /// Seconds the measurements took.
     pub seconds: f64,
+    /// Seconds per section, in order (what the run's budget went to).
+    pub section_seconds: Vec<(String, f64)>,
 }
 
 /// The CPU model.

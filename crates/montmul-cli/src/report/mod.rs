@@ -124,9 +124,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut sections = Vec::new();
+    let mut section_seconds = Vec::new();
     for (name, experiment) in experiments::ALL {
         bar.set_message(name);
-        sections.push(experiment(&mut ctx)?);
+        let t = Instant::now();
+        let section = experiment(&mut ctx)?;
+        section_seconds.push((section.id.clone(), t.elapsed().as_secs_f64()));
+        sections.push(section);
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -145,6 +149,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         command: std::env::args().collect::<Vec<_>>().join(" "),
         mode,
         seconds: started.elapsed().as_secs_f64(),
+        section_seconds,
     };
     let report = Report { header, sections };
     let data = serde_json::to_string_pretty(&report)?;
