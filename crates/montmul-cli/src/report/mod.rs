@@ -82,7 +82,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let tmp = tempfile::Builder::new()
         .prefix(".montmul-report-")
         .tempdir_in(&parent)
-        .map_err(|e| CliError(format!("cannot write {}: {e}", parent.display())))?;
+        .map_err(|e| {
+            // tempfile names its temporary path after the reason; the user never named it.
+            let why = e.to_string();
+            let why = why
+                .split(" at path \"")
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            CliError(format!("cannot write {}: {why}", parent.display()))
+        })?;
     let seeds = seeds::load().map_err(|e| CliError(format!("data/seeds.json: {e}")))?;
     let load_before = machine::load();
     let probe_iters = if mode == Mode::Quick {
