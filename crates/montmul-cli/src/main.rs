@@ -13,6 +13,7 @@ mod dh;
 mod dsa;
 mod gen;
 mod output;
+mod report;
 mod rsa;
 mod selftest;
 mod sim;
@@ -47,6 +48,8 @@ enum Command {
     Sim(sim::Args),
     /// Emit a fully unrolled, branch-free Montgomery kernel for one modulus size (Rust or C).
     Gen(gen::Args),
+    /// Re-run every seed's experiments here; write an HTML report with plots, Markdown, JSON, CSV.
+    Report(report::Args),
     /// Measure the size thresholds of the `auto` kernel on this machine and write the table.
     Tune(tune::Args),
     /// Check every kernel, word size and reduction policy against num-bigint; exit 1 on a mismatch.
@@ -160,6 +163,7 @@ fn main() -> ExitCode {
         },
         Command::Dsa(args) => dsa::run(args),
         Command::Dh(args) => dh::run(args),
+        Command::Report(args) => report::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

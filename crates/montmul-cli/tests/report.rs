@@ -1,0 +1,432 @@
+//! `montmul report --quick` end to end: the files and every section exist, every number
+//! in `data.json` is a number, each CSV equals its table in the JSON, the seeds' numbers
+//! shown are those of the data file, an unrelated directory is never replaced, and the
+//! page renders in headless Chromium with no console error and visible plots.
+
+#![cfg(unix)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+/// The sections every report has, in order.
+const SECTIONS: [&str; 6] = [
+    "seed000", "seed001", "seed002", "seed003", "seed004", "summary",
+];
+
+/// One quick report for all the tests of this file: (its directory, kept alive).
+fn report() -> &'static (tempfile::TempDir, PathBuf) {
+    static REPORT: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    REPORT.get_or_init(|| {
+        let tmp = tempfile::tempdir().expect("a temporary directory");
+        let out = tmp.path().join("r");
+        let run = Command::new(env!("CARGO_BIN_EXE_montmul"))
+            .args(["report", "--quick", "--out"])
+            .arg(&out)
+            .output()
+            .expect("montmul runs");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success(), "report --quick failed: {stderr}");
+        assert!(
+            stderr.contains("index.html") && stderr.contains("montmul report:"),
+            "a one-line summary with the path: {stderr}"
+        );
+        (tmp, out)
+    })
+}
+
+fn data() -> Value {
+    let text = fs::read_to_string(report().1.join("data.json")).expect("data.json");
+    serde_json::from_str(&text).expect("data.json parses")
+}
+
+fn tables(data: &Value) -> Vec<Value> {
+    data["sections"]
+        .as_array()
+        .expect("sections")
+        .iter()
+        .flat_map(|s| s["tables"].as_array().expect("tables").clone())
+        .collect()
+}
+
+/// The table `id`'s column `col` as numbers, by the first column's value.
+fn column(data: &Value, id: &str, col: &str) -> Vec<(Value, Value)> {
+    let t = tables(data)
+        .into_iter()
+        .find(|t| t["id"] == id)
+        .unwrap_or_else(|| panic!("table {id}"));
+    let cols: Vec<&str> = t["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    let i = cols
+        .iter()
+        .position(|c| *c == col)
+        .unwrap_or_else(|| panic!("{id}: column {col} in {cols:?}"));
+    t["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r[0].clone(), r[i].clone()))
+        .collect()
+}
+
+#[test]
+fn every_file_and_section_exists() {
+    let dir = &report().1;
+    for f in ["index.html", "report.md", "data.json", ".montmul-report"] {
+        assert!(dir.join(f).is_file(), "{f} written");
+    }
+    let html = fs::read_to_string(dir.join("index.html")).unwrap();
+    let md = fs::read_to_string(dir.join("report.md")).unwrap();
+    let data = data();
+    let ids: Vec<&str> = data["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, SECTIONS);
+    for s in data["sections"].as_array().unwrap() {
+        let id = s["id"].as_str().unwrap();
+        let title = s["title"].as_str().unwrap();
+        assert!(
+            html.contains(&format!("<section id=\"{id}\">")),
+            "{id} in index.html"
+        );
+        assert!(md.contains(&format!("## {title}")), "{id} in report.md");
+        let has = |k: &str| s[k].as_array().is_some_and(|a| !a.is_empty());
+        assert!(
+            has("tables") || has("plots"),
+            "{id} has measurements or seed tables"
+        );
+        assert!(
+            has("findings") || has("not_built"),
+            "{id} says what it found or what is missing"
+        );
+        for p in s["plots"].as_array().unwrap() {
+            let pid = p["id"].as_str().unwrap();
+            assert!(dir.join(format!("{pid}.svg")).is_file(), "{pid}.svg");
+            let points: usize = p["series"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["points"].as_array().unwrap().len())
+                .sum();
+            assert!(points > 0, "plot {pid} has points");
+        }
+    }
+    // Self-contained: no network, plots inline.
+    for fetch in [
+        "src=\"http",
+        "href=\"http",
+        "url(http",
+        "@import",
+        "<script",
+        "<link",
+    ] {
+        assert!(!html.contains(fetch), "no network reference: {fetch}");
+    }
+    assert_eq!(html.matches("<svg").count(), 3, "the three plots inline");
+    // The header.
+    for key in [
+        "cpu",
+        "features",
+        "clock_ghz",
+        "cores",
+        "load_before",
+        "load_after",
+        "montmul",
+        "rustc",
+        "peers",
+        "date",
+        "command",
+    ] {
+        assert!(data["header"].get(key).is_some(), "header.{key}");
+    }
+    assert!(data["header"]["command"]
+        .as_str()
+        .unwrap()
+        .contains("report --quick"));
+    // The capabilities not built yet say so.
+    assert!(html.contains("Not built yet.") && html.contains("RSA"));
+}
+
+/// Every number anywhere in the data is a finite number, and every table cell is a
+/// number, a text or null; a row is as long as its headings.
+#[test]
+fn every_number_parses() {
+    fn walk(v: &Value, count: &mut usize) {
+        match v {
+            Value::Number(n) => {
+                assert!(n.as_f64().is_some_and(f64::is_finite), "{n}");
+                *count += 1;
+            }
+            Value::Array(a) => a.iter().for_each(|x| walk(x, count)),
+            Value::Object(o) => o.values().for_each(|x| walk(x, count)),
+            _ => {}
+        }
+    }
+    let data = data();
+    let mut count = 0;
+    walk(&data, &mut count);
+    assert!(count > 100, "{count} numbers");
+    for t in tables(&data) {
+        let width = t["columns"].as_array().unwrap().len();
+        for row in t["rows"].as_array().unwrap() {
+            assert_eq!(row.as_array().unwrap().len(), width, "{}", t["id"]);
+            for c in row.as_array().unwrap() {
+                assert!(c.is_number() || c.is_string() || c.is_null(), "{c}");
+            }
+        }
+    }
+    // The measured columns hold measurements, not placeholders.
+    let measured = column(&data, "seed000-table1", "montmul cios, w=64 (ns)");
+    assert!(measured
+        .iter()
+        .all(|(_, v)| v.as_f64().is_some_and(|x| x > 0.0)));
+}
+
+#[test]
+fn csvs_match_the_json() {
+    let dir = &report().1;
+    let data = data();
+    let all = tables(&data);
+    assert!(all.len() >= 10);
+    for t in all {
+        let id = t["id"].as_str().unwrap();
+        let mut r = csv::Reader::from_path(dir.join(format!("{id}.csv")))
+            .unwrap_or_else(|e| panic!("{id}.csv: {e}"));
+        let heads: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+        let cols: Vec<String> = t["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(heads, cols, "{id}.csv headings");
+        let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+        let json_rows = t["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), json_rows.len(), "{id}.csv rows");
+        for (cr, jr) in rows.iter().zip(json_rows) {
+            for (c, j) in cr.iter().zip(jr.as_array().unwrap()) {
+                match j {
+                    Value::Null => assert_eq!(c, "", "{id}"),
+                    Value::String(s) => assert_eq!(c, s, "{id}"),
+                    Value::Number(n) => {
+                        let v: f64 = c.parse().unwrap_or_else(|_| panic!("{id}: {c} parses"));
+                        assert_eq!(v, n.as_f64().unwrap(), "{id}");
+                    }
+                    other => panic!("{id}: cell {other}"),
+                }
+            }
+        }
+    }
+}
+
+/// The seed columns hold exactly the data file's numbers.
+#[test]
+fn seed_numbers_come_from_the_data_file() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/seeds.json");
+    let seeds: Value = serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+    let data = data();
+    let num = |v: &Value| v.as_f64().unwrap();
+    // Seed 000, Table 1, at the sizes the quick report shows.
+    let shown = column(
+        &data,
+        "seed000-table1",
+        "seed: SIMD column-wise on SPE (ns)",
+    );
+    assert!(!shown.is_empty());
+    for (bits, v) in shown {
+        let row = seeds["seed000_table1"]["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["bits"].as_f64() == bits.as_f64())
+            .expect("a seed row");
+        assert_eq!(num(&v), num(&row["this_work_ns"]));
+    }
+    // Seed 002, Fig. 6: every point of the data file is shown.
+    let t = tables(&data)
+        .into_iter()
+        .find(|t| t["id"] == "seed002-fig6")
+        .unwrap();
+    for p in seeds["seed002_fig6"]["points"].as_array().unwrap() {
+        assert!(
+            t["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| num(&r[0]) == num(&p["cores"])
+                    && r[1] == p["method"]
+                    && num(&r[3]) == num(&p["cycles"])),
+            "Fig. 6 point {p}"
+        );
+    }
+    // Seed 003: every latency.
+    let t = tables(&data)
+        .into_iter()
+        .find(|t| t["id"] == "seed003-latency")
+        .unwrap();
+    let rows = t["rows"].as_array().unwrap();
+    for (r, s) in rows
+        .iter()
+        .zip(seeds["seed003_latency"]["rows"].as_array().unwrap())
+    {
+        assert_eq!(
+            (&r[0], num(&r[2]), num(&r[5])),
+            (&s["arch"], num(&s["bits"]), num(&s["clocks"]))
+        );
+    }
+    // Seed 004's RSA/DSS and seed 001's RSA-2048 tables, cell for cell.
+    let t = tables(&data)
+        .into_iter()
+        .find(|t| t["id"] == "seed004-pk")
+        .unwrap();
+    for (r, s) in t["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(seeds["seed004_pk"]["rows"].as_array().unwrap())
+    {
+        for (i, k) in ["rsa_public", "rsa_private", "dss_sign", "dss_verify"]
+            .iter()
+            .enumerate()
+        {
+            assert_eq!(num(&r[i + 2]), num(&s[*k]));
+        }
+    }
+    let t = tables(&data)
+        .into_iter()
+        .find(|t| t["id"] == "seed001-rsa2048")
+        .unwrap();
+    for (r, s) in t["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(seeds["seed001_rsa2048"]["rows"].as_array().unwrap())
+    {
+        assert_eq!(
+            (num(&r[2]), num(&r[3])),
+            (num(&s["classic"]), num(&s["simd_2way"]))
+        );
+    }
+    // Every group of the data file names its source, and the report shows it.
+    let md = fs::read_to_string(report().1.join("report.md")).unwrap();
+    for (key, group) in seeds.as_object().unwrap() {
+        if let Some(src) = group.get("source") {
+            let src = src.as_str().unwrap();
+            assert!(src.starts_with("seed 00"), "{key}: {src}");
+            assert!(
+                md.contains(src.split(':').next().unwrap()),
+                "{key}'s source shown"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_unrelated_directory_is_never_replaced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("mine");
+    fs::create_dir(&dir).unwrap();
+    fs::write(dir.join("keep.txt"), "mine").unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_montmul"))
+        .args(["report", "--quick", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("is not a montmul report; not replaced"),
+        "{stderr}"
+    );
+    assert_eq!(fs::read_to_string(dir.join("keep.txt")).unwrap(), "mine");
+    // Nothing else was left beside it.
+    assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1);
+}
+
+/// The browser's binary, if one is installed.
+fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+}
+
+#[test]
+fn renders_in_headless_chromium() {
+    let Some(browser) = chromium() else {
+        eprintln!("\n*** SKIPPED: chromium not installed: the rendering test did not run (apt-get install chromium) ***\n");
+        return;
+    };
+    let dir = &report().1;
+    let page = format!("file://{}", dir.join("index.html").display());
+    let shot = dir.parent().unwrap().join("shot.png");
+    let profile = tempfile::tempdir().unwrap();
+    let run = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(["--window-size=1000,2200", "--virtual-time-budget=2000"])
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(&page)
+        .output()
+        .expect("chromium runs");
+    assert!(
+        run.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let log = String::from_utf8_lossy(&run.stderr);
+    let console: Vec<&str> = log.lines().filter(|l| l.contains("CONSOLE")).collect();
+    assert!(console.is_empty(), "console messages: {console:?}");
+    // The screenshot: not blank, and the plots' colours are there.
+    let decoder = png::Decoder::new(fs::File::open(&shot).expect("a screenshot"));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let pixels: Vec<&[u8]> = buf[..info.buffer_size()].chunks(channels).collect();
+    let white = pixels.iter().filter(|p| p[..3] == [255, 255, 255]).count();
+    assert!(
+        white < pixels.len() * 99 / 100,
+        "the screenshot is not blank"
+    );
+    let near = |p: &[u8], c: [u8; 3]| p.iter().zip(c).all(|(&a, b)| a.abs_diff(b) < 24);
+    let plot_blue = pixels.iter().filter(|p| near(p, [0, 114, 178])).count();
+    let plot_orange = pixels.iter().filter(|p| near(p, [213, 94, 0])).count();
+    assert!(
+        plot_blue > 50 && plot_orange > 50,
+        "a plot is visible: {plot_blue} blue, {plot_orange} orange pixels"
+    );
+    // The DOM has the page's sections and the inline plots.
+    let dom = Command::new(browser)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(&page)
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    for id in SECTIONS {
+        assert!(dom.contains(&format!("id=\"{id}\"")), "{id} in the DOM");
+    }
+    assert!(dom.matches("<svg").count() >= 3);
+}
