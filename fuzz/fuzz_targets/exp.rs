@@ -7,7 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 use montmul::{Limb, Residue};
 use montmul_fuzz::{
-    big, cost, for_word, from_limbs, modulus_for, odd_modulus, pick_kernel, Cost, Input,
+    big, cap, cost, for_word, from_limbs, modulus_for, odd_modulus, pick_kernel, Cost, Input,
 };
 
 fuzz_target!(|data: &[u8]| {
