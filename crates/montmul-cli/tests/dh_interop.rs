@@ -3,76 +3,9 @@
 //! and with parameters from files; keys cross in PEM and DER; bad peers and bad files
 //! give one `error:` line and exit status 2. Skipped, loudly, where `openssl` is absent.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn montmul(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_montmul"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn ok(args: &[&str]) {
-    let (code, _, err) = montmul(args);
-    assert_eq!(code, 0, "montmul {args:?}: {err}");
-}
-
-fn openssl(args: &[&str]) -> Output {
-    Command::new("openssl")
-        .args(args)
-        .output()
-        .expect("openssl runs")
-}
-
-fn openssl_ok(args: &[&str]) -> Vec<u8> {
-    let out = openssl(args);
-    assert!(
-        out.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
-fn have_openssl(test: &str) -> bool {
-    let ok = Command::new("openssl")
-        .arg("version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("SKIPPED: {test}: no openssl command");
-    }
-    ok
-}
-
-fn pk_data(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../montmul-pk/tests/data")
-        .join(name)
-        .to_str()
-        .unwrap()
-        .to_string()
-}
-
-struct Dir(tempfile::TempDir);
-
-impl Dir {
-    fn new() -> Self {
-        Dir(tempfile::tempdir().unwrap())
-    }
-    fn at(&self, name: &str) -> String {
-        self.0.path().join(name).to_str().unwrap().to_string()
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.path().join(name)
-    }
-}
+use common::*;
 
 /// montmul's secret (default and --pad) against OpenSSL's (default and dh_pad:1) for
 /// `key` and `peer`, where `oss_key`/`oss_peer` are the same pair seen from the side

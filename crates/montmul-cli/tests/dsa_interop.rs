@@ -2,80 +2,9 @@
 //! verify with the other, keys cross in every form each writes, and bad input gives
 //! one `error:` line and exit status 2. Skipped, loudly, where `openssl` is absent.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-/// Runs montmul; (status, stdout, stderr).
-fn montmul(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_montmul"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn openssl(args: &[&str]) -> Output {
-    Command::new("openssl")
-        .args(args)
-        .output()
-        .expect("openssl runs")
-}
-
-fn openssl_ok(args: &[&str]) -> Vec<u8> {
-    let out = openssl(args);
-    assert!(
-        out.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
-fn have_openssl(test: &str) -> bool {
-    let ok = Command::new("openssl")
-        .arg("version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("SKIPPED: {test}: no openssl command");
-    }
-    ok
-}
-
-/// The committed parameters of the montmul-pk tests (no generation here: it takes
-/// seconds; `crates/montmul-pk/tests/dsa.rs` tests it).
-fn pk_data(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../montmul-pk/tests/data")
-        .join(name)
-        .to_str()
-        .unwrap()
-        .to_string()
-}
-
-struct Dir(tempfile::TempDir);
-
-impl Dir {
-    fn new() -> Self {
-        Dir(tempfile::tempdir().unwrap())
-    }
-    fn at(&self, name: &str) -> String {
-        self.0.path().join(name).to_str().unwrap().to_string()
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.path().join(name)
-    }
-}
-
-fn ok(args: &[&str]) -> String {
-    let (code, out, err) = montmul(args);
-    assert_eq!(code, 0, "montmul {args:?}: {err}");
-    out
-}
+use common::*;
 
 #[test]
 fn signatures_verify_both_ways() {

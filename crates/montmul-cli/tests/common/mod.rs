@@ -1,0 +1,80 @@
+//! What the interop tests of `montmul dsa` and `montmul dh` share: running montmul and
+//! the `openssl` command, skipping loudly where `openssl` is absent, and the committed
+//! files of the montmul-pk tests.
+// Each test crate that includes this module uses its own part of it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+/// Runs montmul; (status, stdout, stderr).
+pub fn montmul(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_montmul"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+pub fn openssl(args: &[&str]) -> Output {
+    Command::new("openssl")
+        .args(args)
+        .output()
+        .expect("openssl runs")
+}
+
+pub fn openssl_ok(args: &[&str]) -> Vec<u8> {
+    let out = openssl(args);
+    assert!(
+        out.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+pub fn have_openssl(test: &str) -> bool {
+    let ok = Command::new("openssl")
+        .arg("version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("SKIPPED: {test}: no openssl command");
+    }
+    ok
+}
+
+/// The committed parameters of the montmul-pk tests (no generation here: it takes
+/// seconds; `crates/montmul-pk/tests/dsa.rs` tests it).
+pub fn pk_data(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../montmul-pk/tests/data")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+/// A temporary directory whose files are named by their path as text.
+pub struct Dir(tempfile::TempDir);
+
+impl Dir {
+    pub fn new() -> Self {
+        Dir(tempfile::tempdir().unwrap())
+    }
+    pub fn at(&self, name: &str) -> String {
+        self.0.path().join(name).to_str().unwrap().to_string()
+    }
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
+}
+
+pub fn ok(args: &[&str]) -> String {
+    let (code, out, err) = montmul(args);
+    assert_eq!(code, 0, "montmul {args:?}: {err}");
+    out
+}
