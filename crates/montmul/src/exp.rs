@@ -105,9 +105,10 @@ fn exp_bit(exp_be: &[u8], i: usize) -> usize {
     }
 }
 
-/// The `w`-bit digit of the exponent starting at bit `lo`, gathered bit by bit.
+/// The `w`-bit digit of the exponent starting at bit `lo`, gathered bit by bit: no
+/// branch and no address depends on the bits read (the position `lo` is public).
 #[inline]
-fn digit(exp_be: &[u8], lo: usize, w: u32) -> usize {
+pub fn digit(exp_be: &[u8], lo: usize, w: u32) -> usize {
     (0..w as usize).fold(0, |d, k| d | exp_bit(exp_be, lo + k) << k)
 }
 
@@ -135,6 +136,30 @@ pub trait Ladder {
     fn sqr(&self, a: &[Self::Word], out: &mut [Self::Word]);
     /// `out = a b` (Montgomery product).
     fn mul(&self, a: &[Self::Word], b: &[Self::Word], out: &mut [Self::Word]);
+
+    /// The table index [`fixed_window`] reads for the window of `w` bits from bit `lo`
+    /// of `exp_be`: the exponent's [`digit`] there. A ladder whose value holds several
+    /// exponentiations in lockstep packs the other exponents' digits above it, `w` bits
+    /// each, for its own [`Ladder::read`] to split.
+    #[inline]
+    fn window(&self, exp_be: &[u8], lo: usize, w: u32) -> usize {
+        digit(exp_be, lo, w)
+    }
+
+    /// `out = table[index]` for [`fixed_window`], constant-time in `index`: every entry
+    /// read in full and the wanted one kept with masks ([`table_read`]); `trace` is told
+    /// of every entry read. A ladder that overrides [`Ladder::window`] splits the index
+    /// here and keeps each part of the value with its own masks.
+    #[inline]
+    fn read<T: Trace>(
+        &self,
+        table: &[Vec<Self::Word>],
+        index: usize,
+        out: &mut [Self::Word],
+        trace: &mut T,
+    ) {
+        masked_read(table, index, out, trace);
+    }
 }
 
 /// All ones when `j == index`, else 0, without a branch (both are small). The mask
@@ -318,10 +343,10 @@ pub fn fixed_window<A: Ladder, T: Trace>(
     let windows = bits.div_ceil(w as usize);
     ladder.one(acc);
     for k in (0..windows).rev() {
-        let d = digit(exp_be, k * w as usize, w);
+        let d = ladder.window(exp_be, k * w as usize, w);
         if k + 1 == windows {
             // The first window: acc = 1, so the entry itself is the result so far.
-            masked_read(table, d, acc, trace);
+            ladder.read(table, d, acc, trace);
             continue;
         }
         for _ in 0..w {
@@ -329,7 +354,7 @@ pub fn fixed_window<A: Ladder, T: Trace>(
             trace.step(Step::Sqr);
             core::mem::swap(acc, tmp);
         }
-        masked_read(table, d, entry, trace);
+        ladder.read(table, d, entry, trace);
         ladder.mul(acc, entry, tmp);
         trace.step(Step::Mul);
         core::mem::swap(acc, tmp);
