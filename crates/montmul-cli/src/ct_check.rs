@@ -18,7 +18,9 @@
 //!
 //! The fixed class is, by default, the edge values a data-dependent shortcut would take
 //! (exponent 0x00..01, operands 0, index 0), or with `--fixed random` one random value
-//! kept for the whole check.
+//! kept for the whole check, or with `--fixed one` the operands R mod n (Montgomery's 1:
+//! the value `pow`'s accumulator keeps through every product with the exponent
+//! 0x00..01, so that `mul` tells whether the product alone shows what `pow` shows there).
 //!
 //! Every kernel that `auto` can pick for 64-bit words at the size is checked: its pick on
 //! this CPU, the pick without AVX-512 IFMA, and the pick without BMI2/ADX either (the
@@ -96,12 +98,11 @@ pub struct Args {
     #[arg(long, value_delimiter = ',')]
     kernels: Vec<String>,
     /// The fixed class: `edge` (exponent 0x00..01, operands 0, table index 0: the
-    /// values a data-dependent shortcut would take) or `random` (one random value, drawn
-    /// once per check and then kept).
-    #[arg(long, default_value = "edge", action = clap::ArgAction::Set,
-          value_parser = clap::builder::PossibleValuesParser::new(["edge", "random"])
-              .map(|s| s == "random"))]
-    fixed: bool,
+    /// values a data-dependent shortcut would take), `random` (one random value, drawn
+    /// once per check and then kept) or `one` (`mul`'s operands R mod n, Montgomery's 1;
+    /// the other paths as `edge`).
+    #[arg(long, value_enum, default_value_t = FixedClass::Edge)]
+    fixed: FixedClass,
     /// Seed of the modulus, the inputs and the order of the classes.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -112,6 +113,17 @@ pub struct Args {
     /// this (CI never passes it: timing is printed, not asserted).
     #[arg(long)]
     fail_above: Option<f64>,
+}
+
+/// The fixed class of inputs (`--fixed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FixedClass {
+    /// Exponent 0x00..01, operands 0, table index 0.
+    Edge,
+    /// One random value, drawn once per check and then kept.
+    Random,
+    /// `mul`'s operands R mod n (Montgomery's 1); the other paths as [`FixedClass::Edge`].
+    One,
 }
 
 /// What is timed.
@@ -480,9 +492,14 @@ struct Plan {
     kernel: String,
 }
 
-/// The subject of a planned check, its base or table and its fixed class (`random`:
-/// drawn here, else the edge values) drawn from `rng`.
-fn subject(plan: &Plan, random: bool, rng: &mut TestRng) -> Result<Box<dyn Subject>, CliError> {
+/// The subject of a planned check, its base or table and its fixed class (`Random`:
+/// drawn here from `rng`, else the edge values or R mod n).
+fn subject(
+    plan: &Plan,
+    class: FixedClass,
+    rng: &mut TestRng,
+) -> Result<Box<dyn Subject>, CliError> {
+    let random = class == FixedClass::Random;
     let m = &plan.m;
     let (s, bits) = (m.limbs(), m.bits());
     let mut limbs = vec![0u64; s];
@@ -515,7 +532,10 @@ fn subject(plan: &Plan, random: bool, rng: &mut TestRng) -> Result<Box<dyn Subje
             m: m.clone(),
             a: Vec::new(),
             b: Vec::new(),
-            fixed: (operand(rng), operand(rng)),
+            fixed: match class {
+                FixedClass::One => (m.r1().to_vec(), m.r1().to_vec()),
+                _ => (operand(rng), operand(rng)),
+            },
             out: vec![0; s],
         }),
         PathKind::Table => {

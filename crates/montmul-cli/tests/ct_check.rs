@@ -153,23 +153,27 @@ fn the_report_has_one_line_per_path_kernel_and_size() {
         assert_eq!(r["measurements"], 100);
         assert!(worst(r).is_finite());
     }
-    // The same as lines.
-    let (code, out, err) = montmul(&[
-        "ct-check",
-        "--paths",
-        "mul",
-        "--bits",
-        "64",
-        "--reductions",
-        "full",
-        "--measurements",
-        "100",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("mul ")).collect();
-    assert!(!lines.is_empty(), "{out}");
-    for l in lines {
-        assert!(l.contains("N=100") && l.contains("|t|"), "{l}");
+    // The same as lines, with each fixed class.
+    for class in ["edge", "random", "one"] {
+        let (code, out, err) = montmul(&[
+            "ct-check",
+            "--paths",
+            "mul",
+            "--bits",
+            "64",
+            "--reductions",
+            "full",
+            "--measurements",
+            "100",
+            "--fixed",
+            class,
+        ]);
+        assert_eq!(code, 0, "{class}: {err}");
+        let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("mul ")).collect();
+        assert!(!lines.is_empty(), "{class}: {out}");
+        for l in lines {
+            assert!(l.contains("N=100") && l.contains("|t|"), "{class}: {l}");
+        }
     }
 }
 
