@@ -211,7 +211,26 @@ macro_rules! portable_words {
     )*};
 }
 
-portable_words!(u8, u16, u32);
+portable_words!(u8, u16);
+
+impl PerWord for u32 {
+    fn kernels() -> &'static [&'static dyn Kernel<u32>] {
+        kernel_list![
+            #[cfg(target_arch = "x86_64")]
+            &arch::x86_64::two_way::TwoWaySse2,
+            #[cfg(target_arch = "x86_64")]
+            &arch::x86_64::two_way::TwoWayAvx2,
+        ]
+    }
+
+    fn auto(_: usize, _: Reduction) -> &'static dyn Kernel<u32> {
+        &algo::cios::Cios
+    }
+
+    fn masked_or(table: &[Vec<u32>], masks: &[u64], out: &mut [u32]) {
+        arch::generic::masked_or(table, masks, out);
+    }
+}
 
 impl PerWord for u64 {
     fn kernels() -> &'static [&'static dyn Kernel<u64>] {

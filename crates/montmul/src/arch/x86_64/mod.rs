@@ -3,3 +3,4 @@
 pub mod adx;
 pub mod avx2;
 pub mod avx512ifma;
+pub mod two_way;
