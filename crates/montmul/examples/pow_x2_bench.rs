@@ -15,22 +15,20 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use montmul_testkit::TestRng;
+use rand_core::RngCore;
+
 use montmul::lanes::pow_x2;
 use montmul::{Modulus, Residue};
 
-/// A fixed pseudo-random stream (xorshift), enough for operands.
-struct Stream(u64);
+/// Random bytes from the test kit's seeded generator, and moduli from them.
+struct Stream(TestRng);
 
 impl Stream {
     fn bytes(&mut self, len: usize) -> Vec<u8> {
-        (0..len)
-            .map(|_| {
-                self.0 ^= self.0 << 13;
-                self.0 ^= self.0 >> 7;
-                self.0 ^= self.0 << 17;
-                self.0 as u8
-            })
-            .collect()
+        let mut v = vec![0u8; len];
+        self.0.fill_bytes(&mut v);
+        v
     }
 
     /// An odd modulus of exactly `bits` bits (a multiple of 8).
@@ -101,7 +99,7 @@ fn main() {
         .nth(1)
         .and_then(|r| r.parse().ok())
         .unwrap_or(11);
-    let mut rng = Stream(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Stream(TestRng::new(0x9e37_79b9_7f4a_7c15));
     println!(
         "IFMA: {}; {rounds} rounds, medians (us per call)",
         montmul::arch::Avx512Ifma::new().is_some()
