@@ -328,6 +328,21 @@ fn findings(
             .find(|r| r.platform.contains("Xeon") && r.op == op)
             .map(|r| r.classic / r.simd_2way)
     };
+    // The seed's platforms where its 2-way code won (classic / 2-way above `1`) or lost.
+    let platforms = |pick: fn(f64) -> bool| {
+        let v: Vec<&str> = seeds
+            .seed001_rsa2048
+            .rows
+            .iter()
+            .filter(|r| r.op == "dec" && pick(r.classic / r.simd_2way))
+            .map(|r| r.platform.as_str())
+            .collect();
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
     // The seed's Xeon sets its classic code against the 2-way code; here classic 64-bit
     // against 2-way at w=32, and classic 32-bit beside them.
     if let (Some(c64e), Some(c64d), Some(c32d), Some(twd), Some(twe)) = (
@@ -346,14 +361,17 @@ fn findings(
         s.findings.push(format!(
             "Classic 64-bit ({}) takes {re:.2}x the 2-way kernel's time ({}) for RSA-{BITS} encryption and {rd:.2}x for \
              decryption: on this x86-64 core the 64-bit code {} the 2-way kernel, which {} for decryption. Classic \
-             32-bit takes {:.2}x the 2-way kernel's decryption time; the seed's 2-way code won only where the classic \
-             code had 32-bit multipliers (Atom, Snapdragon), because its gain is two 32-bit products per SIMD \
-             instruction, and a 64x64->128 multiplier already does four.",
+             32-bit takes {:.2}x the 2-way kernel's decryption time. In the seed, the 2-way code beat the classic \
+             code at decryption on {} and lost on {}: it pays where two 32-bit products per SIMD instruction beat \
+             the scalar multiplier, and a 64x64->128 multiplier does the work of four 32x32->64 ones. montmul's \
+             two-way runs its two streams on the scalar multiplier, not in SIMD lanes.",
             label(1),
             label(2),
             if rd < 1.0 { "beats" } else { "loses to" },
             agree(rd, xeon("dec")),
             c32d / twd,
+            platforms(|x| x > 1.0),
+            platforms(|x| x <= 1.0),
         ));
     }
     // montmul's best kernel against GMP and OpenSSL on the same halves.
@@ -376,18 +394,37 @@ fn findings(
             .map(|r| r.classic);
         let vs_seed = match (cycles, seed_xeon) {
             (Some(c), Some(x)) => format!(
-                " In cycles, montmul's {:.0} against the seed's classic code on the Xeon's {x:.0}: {:.1}x fewer.",
-                c,
-                x / c
+                " In cycles, montmul's {c:.0} against the seed's classic code on the Xeon's {x:.0}: {}.",
+                if c <= x {
+                    format!("{:.1}x fewer", x / c)
+                } else {
+                    format!("{:.1}x more", c / x)
+                }
             ),
             _ => String::new(),
         };
+        let seed_gmp: Vec<String> = seeds
+            .seed001_rsa2048_peers
+            .rows
+            .iter()
+            .filter(|r| r.peer == "GMP" && r.op == "dec")
+            .map(|r| format!("{:.2}x on the {}", r.peer_cycles / r.cycles, r.platform))
+            .collect();
+        let here_gmp =
+            at(5, Op::RsaPrivate)
+                .zip(at(2, Op::RsaPrivate))
+                .map_or(String::new(), |(g, t)| {
+                    format!(
+                        "; here GMP's mpz_powm_sec takes {:.2}x montmul's two-way (w=32) time",
+                        g / t
+                    )
+                });
         s.findings.push(format!(
             "On the same CRT halves, the fastest montmul kernel is {}; GMP's and OpenSSL's exponentiations take, \
-             relative to it: {}. The seed found GMP (Karatsuba, not constant-time) about as fast as its 2-way code on \
-             the Xeon at decryption and faster on the Atom.{vs_seed}",
+             relative to it: {}. In the seed, GMP's decryption took, relative to the 2-way code: {}{here_gmp}.{vs_seed}",
             label(bi),
             parts.join(", "),
+            seed_gmp.join(", "),
         ));
     }
     let find = |who: &str, i: usize| lib.iter().find(|r| r.0 == who).and_then(|r| r.1[i]);

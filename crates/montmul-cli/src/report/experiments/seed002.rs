@@ -376,16 +376,21 @@ fn real_threads(
         s.findings.push(format!(
             "Real threads against the model: at the seed's {sb} bits ({} 64-bit words), 2 threads take {:.2}x the \
              time of one (speed-up {:.3}), where the model's method-II gives {} on 2 cores. The model's cores \
-             exchange a word in a cycle; threads on this CPU meet at a barrier that costs far more than the {} word \
-             products each does per iteration at that size. {} The best measured speed-up is {:.2} at {bb} bits \
-             (the bound on 2 threads is 2). This {cores}-core machine shows 1 and 2 threads only; the model's 4 to {} \
-             cores have no measured counterpart here, and the other builds sharing these cores (the load average in \
+             exchange a word in a cycle; threads on this CPU meet at a barrier once per iteration, which {} the {} \
+             word products each thread does per iteration at that size. {} The best measured speed-up is {:.2} at {bb} bits \
+             (the bound on 2 threads is 2). This {cores}-core machine shows 1 and 2 threads only; the model's runs on 3 \
+             to {} cores have no measured counterpart here, and the other builds sharing these cores (the load average in \
              the header) fall on the 2-thread runs most.",
             sb / 64,
             s2 / s1,
             s1 / s2,
             model_ii_2.map_or("no value".into(), |v| format!("{v:.2}")),
-            (sb / 64).div_ceil(2),
+            if s2 > s1 {
+                "costs more than"
+            } else {
+                "is paid back by"
+            },
+            2 * (sb / 64).div_ceil(2),
             match first_gain {
                 Some(b) => format!("Two threads first beat one at {b} bits, of the sizes measured."),
                 None => "Two threads beat one at none of the sizes measured.".into(),
