@@ -258,6 +258,55 @@ fn openssl4(name: &str, setup: &Setup, rounds: usize) -> Result<f64, CliError> {
         .ok_or_else(|| CliError("--openssl4: the script printed no time".into()))
 }
 
+/// One operation at one size, timed: montmul-pk and every peer that implements it, on
+/// the same fresh key, their results checked against montmul's first
+/// ([`check_agreement`]), then interleaved round by round ([`measure`]).
+pub(crate) struct Timed {
+    /// (library, median ns per operation), montmul first.
+    pub(crate) medians: Vec<(String, f64)>,
+    /// The peers left out, each with its reason (ring refuses RSA keys below 2048 bits).
+    pub(crate) left_out: Vec<String>,
+    setup: Setup,
+}
+
+/// Times `op` (named `name`, as `--ops` names it) at `bits` bits: the measurement of
+/// `montmul bench --pk`, shared with `montmul report`'s public-key rows. With
+/// `two_threads`, RSA signing is also timed with the CRT halves on two cores (the row
+/// `montmul-2threads`).
+pub(crate) fn time_op(
+    op: PkOp,
+    name: &str,
+    bits: u32,
+    rounds: usize,
+    target: Duration,
+    two_threads: bool,
+) -> Result<Timed, CliError> {
+    let mut setup = setup(op, bits)?;
+    let (mut peers, left_out) = pk::all(op, &setup.peers);
+    if two_threads && op == PkOp::RsaSign {
+        let mut key = RsaPrivateKey::from_pkcs8_der(&setup.peers.private_pkcs8)?;
+        key.set_crt_halves(CrtHalves::TwoThreads);
+        peers.insert(0, Box::new(Montmul::RsaSign(key)));
+    }
+    check_agreement(op, &mut setup, &mut peers, name, bits)?;
+    let mut names = vec!["montmul".to_string()];
+    names.extend(peers.iter().map(|p| p.name().to_string()));
+    let cells: Vec<RefCell<Box<dyn PkContender>>> = peers.into_iter().map(RefCell::new).collect();
+    let mine = RefCell::new(&mut setup.montmul);
+    let mut runners: Vec<Box<dyn FnMut(u64) + '_>> =
+        vec![Box::new(|iters| mine.borrow_mut().run(iters))];
+    for cell in &cells {
+        runners.push(Box::new(move |iters| cell.borrow_mut().run(iters)));
+    }
+    let medians = measure(&mut runners, rounds, target);
+    drop(runners);
+    Ok(Timed {
+        medians: names.into_iter().zip(medians).collect(),
+        left_out,
+        setup,
+    })
+}
+
 /// `montmul bench --pk`.
 pub fn run(args: &Args, openssl4_too: bool) -> Result<(), CliError> {
     let two_threads = match args.threads {
@@ -312,37 +361,17 @@ pub fn run(args: &Args, openssl4_too: bool) -> Result<(), CliError> {
             args.bits.clone()
         };
         for bits in sizes {
-            bar.set_message(format!("{name} {bits}: keys and agreement"));
-            let mut setup = setup(op, bits)?;
-            let (mut peers, left_out) = pk::all(op, &setup.peers);
-            if two_threads && op == PkOp::RsaSign {
-                let mut key = RsaPrivateKey::from_pkcs8_der(&setup.peers.private_pkcs8)?;
-                key.set_crt_halves(CrtHalves::TwoThreads);
-                peers.insert(0, Box::new(Montmul::RsaSign(key)));
-            }
-            for why in left_out {
+            bar.set_message(format!("{name} {bits}: keys, agreement and timing"));
+            let timed = time_op(op, name, bits, args.rounds, target, two_threads)?;
+            for why in &timed.left_out {
                 bar.suspend(|| eprintln!("note: {name} {bits}: left out {why}"));
             }
-            check_agreement(op, &mut setup, &mut peers, name, bits)?;
-            bar.set_message(format!("{name} {bits}: timing"));
-            let mut names = vec!["montmul".to_string()];
-            names.extend(peers.iter().map(|p| p.name().to_string()));
-            let cells: Vec<RefCell<Box<dyn PkContender>>> =
-                peers.into_iter().map(RefCell::new).collect();
-            let mine = RefCell::new(&mut setup.montmul);
-            let mut runners: Vec<Box<dyn FnMut(u64) + '_>> =
-                vec![Box::new(|iters| mine.borrow_mut().run(iters))];
-            for cell in &cells {
-                runners.push(Box::new(move |iters| cell.borrow_mut().run(iters)));
-            }
-            let medians = measure(&mut runners, args.rounds, target);
-            drop(runners);
-            for (impl_name, ns) in names.into_iter().zip(medians) {
+            for (impl_name, ns) in timed.medians.iter().cloned() {
                 rows.push(Row::new(name, bits, impl_name, ns));
             }
             if openssl4_too {
                 bar.set_message(format!("{name} {bits}: OpenSSL 4.0"));
-                let ns = openssl4(name, &setup, args.rounds)?;
+                let ns = openssl4(name, &timed.setup, args.rounds)?;
                 rows.push(Row::new(name, bits, "openssl-4.0".into(), ns));
             }
             bar.inc(1);

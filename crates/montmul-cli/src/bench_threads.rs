@@ -65,6 +65,71 @@ fn time_on_pools<R: Send>(
         .collect()
 }
 
+/// Seed 002's method-II: one multiplication at each size of `sizes` split over the
+/// threads of each pool, checked against num-bigint, then timed with the pools' rounds
+/// interleaved. One row per (size, pool), named `method-ii:<threads used>`. Shared by
+/// `montmul bench --threads` and `montmul report`'s seed 002 section.
+pub(crate) fn method_ii(
+    pools: &[rayon::ThreadPool],
+    sizes: &[u32],
+    rounds: usize,
+    target: Duration,
+    seed: u64,
+) -> Result<Vec<Row>, CliError> {
+    let mut rows = Vec::new();
+    for &bits in sizes {
+        let inputs = Inputs::random(bits, seed);
+        let f = BigUint::from_bytes_be;
+        let (n, a, b) = (f(&inputs.n), f(&inputs.a), f(&inputs.b));
+        let s = (bits / 64) as usize;
+        let nl = limbs(&n, s);
+        let n0 = u64::inv_mod_word(nl[0]).wrapping_neg();
+        let (al, bl) = (limbs(&a, s), limbs(&b, s));
+        // The oracle: a * b * 2^(-64 s) mod n.
+        let r_inv = BigUint::from(2u32)
+            .modpow(&BigUint::from(64 * s as u64), &n)
+            .modinv(&n)
+            .ok_or_else(|| CliError("the modulus must be odd".into()))?;
+        let want = limbs(&(&a * &b * r_inv % &n), s);
+        for pool in pools {
+            let mut out = vec![0u64; s];
+            mont_mul_split(&nl, n0, &al, &bl, &mut out, Some(pool), false);
+            if out != want {
+                return Err(CliError(format!(
+                    "method-II on {} threads disagrees with num-bigint at {bits} bits",
+                    pool.current_num_threads()
+                )));
+            }
+        }
+        let mut states: Vec<(Vec<u64>, Vec<u64>)> =
+            pools.iter().map(|_| (al.clone(), vec![0u64; s])).collect();
+        let mut runners: Vec<Box<dyn FnMut(u64) + '_>> = states
+            .iter_mut()
+            .zip(pools)
+            .map(|((x, t), pool)| {
+                let (nl, bl) = (&nl, &bl);
+                Box::new(move |iters: u64| {
+                    for _ in 0..iters {
+                        mont_mul_split(nl, n0, x, bl, t, Some(pool), false);
+                        std::mem::swap(x, t);
+                    }
+                }) as Box<dyn FnMut(u64)>
+            })
+            .collect();
+        let medians = measure(&mut runners, rounds, target);
+        for (pool, ns) in pools.iter().zip(medians) {
+            let used = threads_used(s, pool.current_num_threads());
+            rows.push(Row {
+                op: "mul-split",
+                bits,
+                name: format!("method-ii:{used}"),
+                ns,
+            });
+        }
+    }
+    Ok(rows)
+}
+
 /// `montmul bench --threads N`.
 pub fn run(args: &Args, threads: usize) -> Result<(), CliError> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -96,55 +161,7 @@ pub fn run(args: &Args, threads: usize) -> Result<(), CliError> {
         .collect::<Result<Vec<_>, _>>()?;
     let mut rows = Vec::new();
 
-    for &bits in &sizes {
-        let inputs = Inputs::random(bits, args.seed);
-        let f = BigUint::from_bytes_be;
-        let (n, a, b) = (f(&inputs.n), f(&inputs.a), f(&inputs.b));
-        let s = (bits / 64) as usize;
-        let nl = limbs(&n, s);
-        let n0 = u64::inv_mod_word(nl[0]).wrapping_neg();
-        let (al, bl) = (limbs(&a, s), limbs(&b, s));
-        // The oracle: a * b * 2^(-64 s) mod n.
-        let r_inv = BigUint::from(2u32)
-            .modpow(&BigUint::from(64 * s as u64), &n)
-            .modinv(&n)
-            .ok_or_else(|| CliError("the modulus must be odd".into()))?;
-        let want = limbs(&(&a * &b * r_inv % &n), s);
-        for (&p, pool) in counts.iter().zip(&pools) {
-            let mut out = vec![0u64; s];
-            mont_mul_split(&nl, n0, &al, &bl, &mut out, Some(pool), false);
-            if out != want {
-                return Err(CliError(format!(
-                    "method-II on {p} threads disagrees with num-bigint at {bits} bits"
-                )));
-            }
-        }
-        let mut states: Vec<(Vec<u64>, Vec<u64>)> =
-            counts.iter().map(|_| (al.clone(), vec![0u64; s])).collect();
-        let mut runners: Vec<Box<dyn FnMut(u64) + '_>> = states
-            .iter_mut()
-            .zip(&pools)
-            .map(|((x, t), pool)| {
-                let (nl, bl) = (&nl, &bl);
-                Box::new(move |iters: u64| {
-                    for _ in 0..iters {
-                        mont_mul_split(nl, n0, x, bl, t, Some(pool), false);
-                        std::mem::swap(x, t);
-                    }
-                }) as Box<dyn FnMut(u64)>
-            })
-            .collect();
-        let medians = measure(&mut runners, args.rounds, target);
-        for (&p, ns) in counts.iter().zip(medians) {
-            let used = threads_used(s, p);
-            rows.push(Row {
-                op: "mul-split",
-                bits,
-                name: format!("method-ii:{used}"),
-                ns,
-            });
-        }
-    }
+    rows.extend(method_ii(&pools, &sizes, args.rounds, target, args.seed)?);
 
     // Batches: 2 * threads exponentiations of 2048-bit residues with 2048-bit exponents.
     let inputs = Inputs::random(2048, args.seed);

@@ -132,7 +132,7 @@ fn every_file_and_section_exists() {
     ] {
         assert!(!html.contains(fetch), "no network reference: {fetch}");
     }
-    assert_eq!(html.matches("<svg").count(), 3, "the three plots inline");
+    assert_eq!(html.matches("<svg").count(), 4, "the four plots inline");
     // The header.
     for key in [
         "cpu",
@@ -304,6 +304,18 @@ fn seed_numbers_come_from_the_data_file() {
     }
     let t = tables(&data)
         .into_iter()
+        .find(|t| t["id"] == "seed001-rsa2048-seed-peers")
+        .unwrap();
+    let peers = seeds["seed001_rsa2048_peers"]["rows"].as_array().unwrap();
+    assert_eq!(t["rows"].as_array().unwrap().len(), peers.len());
+    for (r, s) in t["rows"].as_array().unwrap().iter().zip(peers) {
+        assert_eq!(
+            (num(&r[3]), &r[4], num(&r[5])),
+            (num(&s["cycles"]), &s["peer"], num(&s["peer_cycles"]))
+        );
+    }
+    let t = tables(&data)
+        .into_iter()
         .find(|t| t["id"] == "seed001-rsa2048")
         .unwrap();
     for (r, s) in t["rows"]
@@ -327,6 +339,101 @@ fn seed_numbers_come_from_the_data_file() {
                 md.contains(src.split(':').next().unwrap()),
                 "{key}'s source shown"
             );
+        }
+    }
+}
+
+/// The table `id`, whole.
+fn table(data: &Value, id: &str) -> Value {
+    tables(data)
+        .into_iter()
+        .find(|t| t["id"] == id)
+        .unwrap_or_else(|| panic!("table {id}"))
+}
+
+/// Whether a cell holds a positive measurement.
+fn positive(v: &Value) -> bool {
+    v.as_f64().is_some_and(|x| x > 0.0)
+}
+
+/// The RSA, DSS and real-thread rows that the seeds compare are measured, not left
+/// empty, and no section still says that RSA, DSA or the real threads are missing.
+#[test]
+fn public_key_and_thread_rows_are_measured() {
+    let data = data();
+    // Seed 001: RSA-2048 per kernel, GMP and OpenSSL on the same halves.
+    let t = table(&data, "seed001-rsa2048-kernels");
+    let rows = t["rows"].as_array().unwrap();
+    for label in [
+        "montmul cios, w=32",
+        "montmul cios, w=64",
+        "montmul two-way, w=32",
+        "montmul default kernel, w=64",
+        "GMP mpz_powm_sec",
+        "OpenSSL BN_mod_exp_mont_consttime",
+    ] {
+        let r = rows
+            .iter()
+            .find(|r| r[0] == label)
+            .unwrap_or_else(|| panic!("seed001 row {label}"));
+        assert!(positive(&r[2]) && positive(&r[3]), "{label}: enc and dec");
+    }
+    // ...and the libraries' whole operations, montmul-pk and OpenSSL at least.
+    let t = table(&data, "seed001-rsa2048-libraries");
+    for who in ["montmul-pk", "openssl"] {
+        let r = t["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r[0] == who)
+            .unwrap_or_else(|| panic!("library {who}"));
+        assert!(positive(&r[1]) && positive(&r[2]), "{who}");
+    }
+    // Seed 004: the four operations for each of the five algorithms at w = 32 and 64.
+    let t = table(&data, "seed004-pk-algorithms");
+    let rows = t["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 10, "five algorithms, two word sizes");
+    for algo in ["sos", "cios", "fios", "fips", "cihs"] {
+        let mine: Vec<_> = rows.iter().filter(|r| r[0] == algo).collect();
+        assert_eq!(mine.len(), 2, "{algo}");
+        for r in mine {
+            assert!((2..6).all(|i| positive(&r[i])), "{algo}: {r}");
+        }
+    }
+    let t = table(&data, "seed004-pk-libraries");
+    let r = t["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r[0] == "montmul-pk")
+        .expect("montmul-pk's row");
+    assert!((1..5).all(|i| positive(&r[i])), "montmul-pk: {r}");
+    // Seed 002: 1 and 2 threads at the seed's 256 bits and beyond.
+    let t = table(&data, "seed002-threads");
+    let rows = t["rows"].as_array().unwrap();
+    assert!(rows.iter().any(|r| r[0].as_f64() == Some(256.0)));
+    for r in rows {
+        assert!((2..6).all(|i| positive(&r[i])), "{r}");
+        let speedup = r[2].as_f64().unwrap() / r[3].as_f64().unwrap();
+        assert!((speedup - r[5].as_f64().unwrap()).abs() < 1e-9 * speedup.max(1.0));
+    }
+    // Nothing says these are missing any more, and the sentences are there.
+    for s in data["sections"].as_array().unwrap() {
+        let id = s["id"].as_str().unwrap();
+        for line in s["not_built"].as_array().unwrap() {
+            let line = line.as_str().unwrap();
+            assert!(
+                !line.contains("montmul-pk") && !line.contains("--threads"),
+                "{id} still says: {line}"
+            );
+        }
+        let findings = s["findings"].as_array().unwrap();
+        let says = |w: &str| findings.iter().any(|f| f.as_str().unwrap().contains(w));
+        match id {
+            "seed001" => assert!(says("RSA-2048") && says("GMP")),
+            "seed002" => assert!(says("Real threads")),
+            "seed004" => assert!(says("RSA private") && says("OpenSSL")),
+            _ => {}
         }
     }
 }
@@ -428,5 +535,5 @@ fn renders_in_headless_chromium() {
     for id in SECTIONS {
         assert!(dom.contains(&format!("id=\"{id}\"")), "{id} in the DOM");
     }
-    assert!(dom.matches("<svg").count() >= 3);
+    assert!(dom.matches("<svg").count() >= 4);
 }

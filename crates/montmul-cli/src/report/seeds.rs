@@ -79,6 +79,23 @@ pub struct Seed001Rsa {
     pub simd_2way: f64,
 }
 
+/// Seed 001, RSA-2048 beside a peer: one row.
+#[derive(Deserialize, Debug, Clone)]
+pub struct Seed001Peer {
+    /// The machine.
+    pub platform: String,
+    /// `enc` or `dec`.
+    pub op: String,
+    /// The seed's code compared: `classic` or `2-way SIMD`.
+    pub code: String,
+    /// That code's cycles.
+    pub cycles: f64,
+    /// `OpenSSL` or `GMP`.
+    pub peer: String,
+    /// The peer's cycles.
+    pub peer_cycles: f64,
+}
+
 /// Seed 002, Fig. 6: one point.
 #[derive(Deserialize, Debug, Clone)]
 pub struct Seed002Point {
@@ -194,6 +211,8 @@ pub struct Seeds {
     pub seed001_instructions: Sourced<Seed001Instr>,
     /// Seed 001, RSA-2048.
     pub seed001_rsa2048: Sourced<Seed001Rsa>,
+    /// Seed 001, RSA-2048 beside OpenSSL and GMP.
+    pub seed001_rsa2048_peers: Sourced<Seed001Peer>,
     /// Seed 002, Fig. 6.
     pub seed002_fig6: Seed002Fig6,
     /// Seed 003, latency table.

@@ -68,6 +68,11 @@ impl Timings {
         }
     }
 
+    /// How long and how often each median is timed.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
     /// The medians of `impls` at `bits` (ns per multiplication), timing together (their
     /// rounds interleaved) those not measured yet. [`Impl::Peers`] expands to one entry
     /// per peer, named `peer:<name>`; the result maps each label (`cios/64`,
@@ -169,21 +174,37 @@ fn kernel_runner(
     }
 }
 
-fn runner<L: Limb>(
-    name: &str,
-    inputs: &Inputs,
-    expected: &[u8],
-) -> Result<Option<Runner>, CliError> {
+/// The kernel name [`kernel_modulus`] reads as montmul's default kernel (the one
+/// [`Modulus::new`] picks).
+pub const DEFAULT: &str = "default";
+
+/// The modulus of big-endian `n_be` built with kernel `name` (or [`DEFAULT`]) at `L`
+/// limbs under the kernel's preferred reduction; `None` where the kernel lacks this word
+/// size, this modulus size or this CPU's instructions.
+pub fn kernel_modulus<L: Limb>(name: &str, n_be: &[u8]) -> Result<Option<Modulus<L>>, CliError> {
+    let limbs = be_bytes_to_limbs::<L>(n_be);
+    if name == DEFAULT {
+        return Ok(Some(Modulus::new(&limbs)?));
+    }
     let kernel: &'static dyn Kernel<L> = match lab::by_name::<L>(name) {
         Ok(k) => k,
         Err(Error::UnsupportedWord { .. }) => return Ok(None),
         Err(e) => return Err(e.into()),
     };
-    let limbs = be_bytes_to_limbs::<L>(&inputs.n);
-    let m = match Modulus::with_kernel(&limbs, kernel, kernel.info().reductions[0]) {
-        Ok(m) => m,
-        Err(Error::UnsupportedSize { .. } | Error::Unavailable { .. }) => return Ok(None),
-        Err(e) => return Err(e.into()),
+    match Modulus::with_kernel(&limbs, kernel, kernel.info().reductions[0]) {
+        Ok(m) => Ok(Some(m)),
+        Err(Error::UnsupportedSize { .. } | Error::Unavailable { .. }) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn runner<L: Limb>(
+    name: &str,
+    inputs: &Inputs,
+    expected: &[u8],
+) -> Result<Option<Runner>, CliError> {
+    let Some(m) = kernel_modulus::<L>(name, &inputs.n)? else {
+        return Ok(None);
     };
     let a = Residue::from_be_bytes(&m, &inputs.a)?;
     let b = Residue::from_be_bytes(&m, &inputs.b)?;

@@ -113,3 +113,32 @@ fn der_pair(key: &PKey<Private>) -> Result<(Vec<u8>, Vec<u8>), String> {
     let public = key.public_key_to_der().map_err(|e| e.to_string())?;
     Ok((private, public))
 }
+
+/// The numbers of a fresh `bits`-bit RSA key from OpenSSL's generator (e = 65537), as
+/// big-endian bytes `[n, e, d, p, q]`: for experiments that build the RSA operation
+/// themselves on another arithmetic (the report's per-kernel rows).
+pub fn rsa_numbers(bits: u32) -> Result<[Vec<u8>; 5], String> {
+    let key = ::openssl::rsa::Rsa::generate(bits).map_err(|e| e.to_string())?;
+    let missing = || "OpenSSL's key has no CRT primes".to_string();
+    Ok([
+        key.n().to_vec(),
+        key.e().to_vec(),
+        key.d().to_vec(),
+        key.p().ok_or_else(missing)?.to_vec(),
+        key.q().ok_or_else(missing)?.to_vec(),
+    ])
+}
+
+/// The numbers of fresh DSA parameters and key with a `bits`-bit p from OpenSSL's
+/// generator (its default q size: 160 bits for p of 1024), as big-endian bytes
+/// `[p, q, g, x, y]`: for experiments that build DSA themselves on another arithmetic.
+pub fn dsa_numbers(bits: u32) -> Result<[Vec<u8>; 5], String> {
+    let key = ::openssl::dsa::Dsa::generate(bits).map_err(|e| e.to_string())?;
+    Ok([
+        key.p().to_vec(),
+        key.q().to_vec(),
+        key.g().to_vec(),
+        key.priv_key().to_vec(),
+        key.pub_key().to_vec(),
+    ])
+}

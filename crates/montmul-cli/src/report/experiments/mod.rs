@@ -2,11 +2,17 @@
 //! measured (through [`Timings`], the simulators of `montmul-sim`, and `montmul::lab`'s
 //! kernels) and returns a [`Section`] of data; nothing here formats HTML or text.
 //!
-//! A capability a section needs that is not built yet (RSA/DSS/DH in `montmul-pk`, the
-//! SIMD kernels of issue 17, instruction counting) is a line in [`Section::not_built`],
-//! never an empty or made-up number. Where such a capability lands, its rows plug in at
-//! the function named in that line.
+//! [`pk`] builds RSA and DSS on one kernel's residues for seeds 001 and 004, whose
+//! tables compare Montgomery algorithms inside those operations; the whole library
+//! operations (montmul-pk beside OpenSSL, ring and the `rsa` crate) come from
+//! `montmul bench --pk`'s measurement ([`crate::bench_pk::time_op`]).
+//!
+//! A capability a section needs that is not built yet (the SIMD kernels of issue 17,
+//! instruction counting) is a line in [`Section::not_built`], never an empty or made-up
+//! number. Where such a capability lands, its rows plug in at the function named in
+//! that line.
 
+pub mod pk;
 pub mod seed000;
 pub mod seed001;
 pub mod seed002;

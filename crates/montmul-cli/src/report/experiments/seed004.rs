@@ -2,9 +2,15 @@
 //! cryptosystems): 1024-bit Montgomery multiplication with each of the five algorithms
 //! (SOS, CIOS, FIOS, FIPS, CIHS) at every word size montmul has, beside the 1997
 //! Pentium Pro/MMX numbers, in time and in cycles (the clock ratio of 233 MHz to this
-//! machine's measured clock).
+//! machine's measured clock); then RSA public/private and DSS sign/verify per algorithm,
+//! built on residues of a modulus with that kernel ([`pk`]), beside the seed's RSA/DSS
+//! table, and the whole library operations of montmul-pk and OpenSSL at the same size.
 
+use montmul_peers::pk::PkOp;
+
+use super::pk::{self, Arith, Dss, Op, Rsa};
 use super::{ratio, Ctx};
+use crate::bench_pk;
 use crate::report::model::{Cell, Section, Table};
 use crate::report::timing::{k, label};
 use crate::CliError;
@@ -113,18 +119,25 @@ pub fn run(ctx: &mut Ctx<'_>) -> Result<Section, CliError> {
         s.not_built
             .push("No clock probe on this architecture: cycles are not given.".into());
     }
-    // RSA and DSS: the seed's rows; montmul's plug in when montmul-pk lands.
+    // RSA and DSS: the seed's rows, then montmul's per algorithm.
     let pk = &ctx.seeds.seed004_pk;
     s.tables.push(Table {
         id: "seed004-pk".into(),
         title: format!(
-            "RSA and DSS, 1024-bit operands, ms on the {} MHz Pentium Pro/MMX (montmul's rows: not built yet)",
+            "RSA and DSS, 1024-bit operands, ms on the {} MHz Pentium Pro/MMX (the seed's table)",
             pk.clock_mhz
         ),
         source: pk.source.clone(),
-        columns: ["code", "algorithm", "RSA public (ms)", "RSA private (ms)", "DSS sign (ms)", "DSS verify (ms)"]
-            .map(String::from)
-            .to_vec(),
+        columns: [
+            "code",
+            "algorithm",
+            "RSA public (ms)",
+            "RSA private (ms)",
+            "DSS sign (ms)",
+            "DSS verify (ms)",
+        ]
+        .map(String::from)
+        .to_vec(),
         rows: pk
             .rows
             .iter()
@@ -140,10 +153,258 @@ pub fn run(ctx: &mut Ctx<'_>) -> Result<Section, CliError> {
             })
             .collect(),
     });
-    s.not_built.push(
-        "RSA public/private and DSS sign/verify per algorithm: not built yet (RSA, DSA and DH are being written in \
-         montmul-pk); their rows plug in at experiments::seed004::run, after the seed's RSA/DSS table."
-            .into(),
-    );
+    let order = |w: u32| {
+        let mut v: Vec<(&str, f64)> = ALGOS
+            .iter()
+            .filter_map(|&a| ns(a, w).map(|n| (a, n)))
+            .collect();
+        v.sort_by(|x, y| x.1.total_cmp(&y.1));
+        v.iter().map(|x| x.0).collect::<Vec<_>>().join(" < ")
+    };
+    pk_here(ctx, &mut s, bits, &order)?;
     Ok(s)
+}
+
+/// The four operations, in the seed's column order.
+const OPS: [(Op, &str); 4] = [
+    (Op::RsaPublic, "RSA public"),
+    (Op::RsaPrivate, "RSA private"),
+    (Op::DssSign, "DSS sign"),
+    (Op::DssVerify, "DSS verify"),
+];
+
+/// The seed's ms of `op` for `algo` in `code`.
+fn seed_ms(ctx: &Ctx<'_>, code: &str, algo: &str, op: Op) -> Option<f64> {
+    let r = ctx
+        .seeds
+        .seed004_pk
+        .rows
+        .iter()
+        .find(|r| r.code == code && r.algo == algo)?;
+    Some(match op {
+        Op::RsaPublic => r.rsa_public,
+        Op::RsaPrivate => r.rsa_private,
+        Op::DssSign => r.dss_sign,
+        Op::DssVerify => r.dss_verify,
+    })
+}
+
+/// RSA public/private and DSS sign/verify per algorithm on this machine ([`pk`]), beside
+/// the seed's MMX numbers in cycles; then the whole library operations at the same size.
+fn pk_here(
+    ctx: &mut Ctx<'_>,
+    s: &mut Section,
+    bits: u32,
+    product_order: &dyn Fn(u32) -> String,
+) -> Result<(), CliError> {
+    let words = [32u32, 64];
+    let ariths: Vec<Arith> = ALGOS
+        .iter()
+        .flat_map(|&name| words.iter().map(move |&word| Arith::Kernel { name, word }))
+        .collect();
+    let rsa = Rsa::generate(bits, 4)?;
+    let dss = Dss::generate(bits, 4)?;
+    let ops = OPS.map(|o| o.0);
+    let budget = ctx.timings.budget();
+    let t = pk::time(budget, &ariths, &ops, &rsa, Some(&dss))?;
+    let ctx: &Ctx<'_> = ctx;
+    let get = |a: &Arith, op: Op| t.get(&(a.label(), op)).copied().flatten();
+    let clock_mhz = ctx.seeds.seed004_pk.clock_mhz;
+    // seed cycles / montmul cycles = (ms x 233e3) / (ns x GHz)
+    let cycle_ratio = |seed_ms: Option<f64>, ns: Option<f64>| match (seed_ms, ns, ctx.ghz) {
+        (Some(ms), Some(ns), Some(g)) if ns > 0.0 => Some(ms * clock_mhz * 1e3 / (ns * g)),
+        _ => None,
+    };
+    let mut rows = Vec::new();
+    for a in &ariths {
+        let Arith::Kernel { name, word } = *a else {
+            continue;
+        };
+        let mut row = vec![Cell::text(name), Cell::num(f64::from(word))];
+        row.extend(
+            OPS.iter()
+                .map(|&(op, _)| Cell::opt(get(a, op).map(|ns| ns / 1e3))),
+        );
+        row.extend(OPS.iter().map(|&(op, _)| {
+            Cell::opt(cycle_ratio(
+                seed_ms(ctx, "MMX assembler", name, op),
+                get(a, op),
+            ))
+        }));
+        rows.push(row);
+    }
+    let mut columns: Vec<String> = vec!["algorithm".into(), "w".into()];
+    columns.extend(OPS.iter().map(|(_, n)| format!("{n} (us)")));
+    columns.extend(
+        OPS.iter()
+            .map(|(_, n)| format!("{n}: seed MMX cycles / montmul cycles")),
+    );
+    s.tables.push(Table {
+        id: "seed004-pk-algorithms".into(),
+        title: format!("RSA and DSS with {bits}-bit operands on this machine, per Montgomery algorithm"),
+        source: format!(
+            "measured here (median us), each operation built on residues of a modulus with that kernel and checked \
+             against num-bigint first: RSA public = m^65537 mod n (Residue::pow_vartime); RSA private = the two \
+             {}-bit CRT half exponentiations (the constant-time Residue::pow); DSS = FIPS 186 with OpenSSL's {}-bit \
+             q and a SHA-1 digest, sign = g^k mod p (Residue::pow) then r, s mod q in num-bigint, verify = \
+             g^u1 y^u2 mod p (two Residue::pow_vartime). Cycle ratio: the seed's MMX ms x {clock_mhz} MHz over \
+             montmul's ns x the measured clock; the seed's own table above",
+            bits / 2,
+            dss.q_bits(),
+        ),
+        columns,
+        rows,
+    });
+    if ctx.ghz.is_none() {
+        s.not_built
+            .push("No clock probe on this architecture: the cycle ratios are not given.".into());
+    }
+    // Findings: the seed's order of the algorithms against the order here.
+    for w in words {
+        let order = |op: Op, from_seed: bool| {
+            let mut v: Vec<(&str, f64)> = ALGOS
+                .iter()
+                .filter_map(|&a| {
+                    let x = if from_seed {
+                        seed_ms(ctx, "MMX assembler", a, op)
+                    } else {
+                        get(&Arith::Kernel { name: a, word: w }, op)
+                    };
+                    x.map(|x| (a, x))
+                })
+                .collect();
+            v.sort_by(|x, y| x.1.total_cmp(&y.1));
+            v.iter().map(|x| x.0).collect::<Vec<_>>()
+        };
+        let here = order(Op::RsaPrivate, false);
+        let seed = order(Op::RsaPrivate, true);
+        if here.is_empty() {
+            continue;
+        }
+        let fastest_agrees = here.first() == seed.first();
+        let products = product_order(w);
+        let same_as_products = if products == here.join(" < ") {
+            format!("the same order as the {bits}-bit products above ({products})")
+        } else {
+            format!("not the order of the {bits}-bit products above ({products}): the halves are {} bits, and an exponentiation adds squarings and the table reads", bits / 2)
+        };
+        let ratios: Vec<f64> = ALGOS
+            .iter()
+            .flat_map(|&a| {
+                OPS.iter().filter_map(move |&(op, _)| {
+                    cycle_ratio(
+                        seed_ms(ctx, "MMX assembler", a, op),
+                        get(&Arith::Kernel { name: a, word: w }, op),
+                    )
+                })
+            })
+            .collect();
+        let span = super::span(ratios.iter().copied())
+            .map(|(lo, hi)| {
+                format!(" Counted in cycles, the seed's MMX code took {lo:.0}x to {hi:.0}x montmul's cycles across the four operations and five algorithms.")
+            })
+            .unwrap_or_default();
+        s.findings.push(format!(
+            "RSA private, {w}-bit words: fastest to slowest here {}; on the seed's MMX {}. The fastest algorithm {} \
+             ({} here, {} in the seed): {same_as_products}.{span} The seed's MMX lacked an unsigned 32x32->64 \
+             multiply, which today's cores have.",
+            here.join(" < "),
+            seed.join(" < "),
+            if fastest_agrees { "agrees" } else { "does not agree" },
+            here.first().copied().unwrap_or("-"),
+            seed.first().copied().unwrap_or("-"),
+        ));
+    }
+    // The whole library operations at the seed's size.
+    let mut lib: Vec<(String, [Option<f64>; 4])> = Vec::new();
+    let mut left_out: Vec<String> = Vec::new();
+    let pk_ops = [
+        ("rsa-verify", PkOp::RsaVerify),
+        ("rsa-sign", PkOp::RsaSign),
+        ("dsa-sign", PkOp::DsaSign),
+        ("dsa-verify", PkOp::DsaVerify),
+    ];
+    for (i, (name, op)) in pk_ops.into_iter().enumerate() {
+        match bench_pk::time_op(op, name, bits, budget.rounds, budget.batch, false) {
+            Ok(timed) => {
+                left_out.extend(timed.left_out.iter().map(|w| format!("{name}: {w}")));
+                for (who, ns) in &timed.medians {
+                    let who = if who == "montmul" {
+                        "montmul-pk"
+                    } else {
+                        who.as_str()
+                    };
+                    match lib.iter_mut().find(|(n, _)| n == who) {
+                        Some(row) => row.1[i] = Some(*ns),
+                        None => {
+                            let mut v = [None; 4];
+                            v[i] = Some(*ns);
+                            lib.push((who.to_string(), v));
+                        }
+                    }
+                }
+            }
+            Err(e) => s.not_built.push(format!(
+                "{bits}-bit {name} of the libraries could not be measured here: {}",
+                e.0
+            )),
+        }
+    }
+    let best_seed = |op: Op| {
+        ctx.seeds
+            .seed004_pk
+            .rows
+            .iter()
+            .filter_map(|r| seed_ms(ctx, &r.code, &r.algo, op))
+            .min_by(f64::total_cmp)
+    };
+    let mut rows: Vec<Vec<Cell>> = lib
+        .iter()
+        .map(|(who, v)| {
+            let mut row = vec![Cell::text(who)];
+            row.extend(v.iter().map(|ns| Cell::opt(ns.map(|x| x / 1e3))));
+            row
+        })
+        .collect();
+    let mut seed_row = vec![Cell::text(
+        "seed: fastest 1997 code (Pentium assembler, CIOS), 233 MHz",
+    )];
+    seed_row.extend(
+        OPS.iter()
+            .map(|&(op, _)| Cell::opt(best_seed(op).map(|ms| ms * 1e3))),
+    );
+    rows.push(seed_row);
+    s.tables.push(Table {
+        id: "seed004-pk-libraries".into(),
+        title: format!("RSA and DSA with {bits}-bit operands as whole library operations on this machine"),
+        source: "measured here by `montmul bench --pk`'s measurement (median us; PKCS#1 v1.5 and DSA with SHA-256 on \
+                 OpenSSL-generated keys, every result checked across the libraries first); last row: the seed's \
+                 fastest time per column, typed in from its table"
+            .into(),
+        columns: ["library", "RSA public (us)", "RSA private (us)", "DSS sign (us)", "DSS verify (us)"]
+            .map(String::from)
+            .to_vec(),
+        rows,
+    });
+    let find = |who: &str, i: usize| lib.iter().find(|r| r.0 == who).and_then(|r| r.1[i]);
+    let cmp: Vec<String> = OPS
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, n))| {
+            let (m, o) = (find("montmul-pk", i)?, find("openssl", i)?);
+            Some(format!("{n} {:.2}x", m / o))
+        })
+        .collect();
+    if !cmp.is_empty() {
+        s.findings.push(format!(
+            "montmul-pk's whole operations at {bits} bits, as a multiple of OpenSSL 3.0's time: {}. Against the \
+             seed's fastest 1997 code the private operation is {} faster in wall time.",
+            cmp.join(", "),
+            match (find("montmul-pk", 1), best_seed(Op::RsaPrivate)) {
+                (Some(ns), Some(ms)) => format!("{:.0}x", ms * 1e6 / ns),
+                _ => "not measured, so not compared".into(),
+            }
+        ));
+    }
+    Ok(())
 }
