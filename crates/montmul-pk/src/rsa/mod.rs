@@ -18,3 +18,4 @@ mod pss;
 
 pub use key::{RsaPrivateKey, RsaPublicKey, LOAD_MAX_BITS, LOAD_MIN_BITS};
 pub use keygen::{GENERATE_MAX_BITS, GENERATE_MIN_BITS};
+pub(crate) use private::declassify;
