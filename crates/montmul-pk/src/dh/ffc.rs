@@ -65,16 +65,13 @@ pub(crate) fn declassify_bytes(bytes: &mut [u8]) {
     }
 }
 
-/// A public residue of `value`, computed from secrets: its bytes are declassified
-/// ([`declassify_bytes`]) and the residue rebuilt from them, so that later
-/// variable-time work on it (verification, encoding) is on public data.
-pub(crate) fn declassify_residue(value: &Residue<u64>) -> (Residue<u64>, Vec<u8>) {
-    let m = value.modulus();
+/// The value of a residue computed from secrets that the API reveals (a public key, a
+/// signature's r or s), declassified ([`declassify_bytes`]) and then written without
+/// leading zeros: big-endian, empty for zero.
+pub(crate) fn declassify_residue(value: &Residue<u64>) -> Vec<u8> {
     let mut bytes = value.to_be_bytes();
     declassify_bytes(&mut bytes);
-    let public = Residue::from_be_bytes_reduced(m, &bytes);
-    let trimmed = trim_vartime(&bytes).to_vec();
-    (public, trimmed)
+    trim_vartime(&bytes).to_vec()
 }
 
 /// The DER `INTEGER` encoding of a non-negative big-endian value.

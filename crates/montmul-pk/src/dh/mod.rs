@@ -300,7 +300,7 @@ impl DhPrivateKey {
     fn from_exponent(params: DhParams, x: Zeroizing<Vec<u8>>) -> Self {
         let g = Residue::from_be_bytes_reduced(&params.p, &params.g_be);
         // y is the public key: declassified as it leaves the constant-time power.
-        let (_, y) = ffc::declassify_residue(&g.pow(&x));
+        let y = ffc::declassify_residue(&g.pow(&x));
         DhPrivateKey { params, x, y }
     }
 

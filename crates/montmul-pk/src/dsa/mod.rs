@@ -225,8 +225,10 @@ impl DsaPrivateKey {
     }
 
     fn from_valid_x(params: DsaParams, x: Zeroizing<Vec<u8>>) -> Self {
-        // y is the public key: declassified as it leaves the constant-time power.
-        let (y, y_be) = ffc::declassify_residue(&params.g.pow(&x));
+        // y is the public key: declassified as it leaves the constant-time power, and
+        // rebuilt from the public bytes, so that verification works on public data.
+        let y_be = ffc::declassify_residue(&params.g.pow(&x));
+        let y = Residue::from_be_bytes_reduced(&params.p, &y_be);
         DsaPrivateKey {
             public: DsaPublicKey {
                 params: params.clone(),

@@ -117,8 +117,8 @@ impl DsaPrivateKey {
         s.try_mul_assign(&k_inv)?;
         // r and s leave as the public signature: declassified here, at the end, so their
         // zero tests and their trimmed encoding reveal nothing more.
-        let (_, r) = ffc::declassify_residue(&r);
-        let (_, s) = ffc::declassify_residue(&s);
+        let r = ffc::declassify_residue(&r);
+        let s = ffc::declassify_residue(&s);
         if r.is_empty() || s.is_empty() {
             return Err(Error::FaultDetected);
         }
