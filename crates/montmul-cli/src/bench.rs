@@ -54,7 +54,7 @@ pub struct Args {
     /// Instead of the kernels: RSA (PKCS#1 v1.5, SHA-256), DSA and DH of montmul-pk
     /// beside OpenSSL 3.0, ring and the rsa crate, on the same keys (default --bits:
     /// 2048,3072,4096 for RSA, 2048,3072 for DSA and DH).
-    #[arg(long, conflicts_with_all = ["peers", "threads", "algo"])]
+    #[arg(long, conflicts_with_all = ["peers", "algo"])]
     pk: bool,
     /// With --pk: also OpenSSL 4.0, as Python's `cryptography` bundles it, through
     /// `benches/openssl4.py` (needs python3 and the cryptography package).
@@ -75,7 +75,8 @@ pub struct Args {
     pub(crate) json: bool,
     /// Instead of the kernels: seed 002's method-II on 1..N threads for one large
     /// multiplication (4096..65536 bits), and rayon batches of exponentiations on 1..N
-    /// threads.
+    /// threads. With --pk, 2 also times RSA signing with the two CRT halves on two
+    /// cores (the row `montmul-2threads`).
     #[arg(long)]
     pub(crate) threads: Option<usize>,
 }
@@ -270,11 +271,11 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
             )));
         }
     }
-    if let Some(threads) = args.threads {
-        return crate::bench_threads::run(&args, threads);
-    }
     if args.pk {
         return crate::bench_pk::run(&args, args.openssl4);
+    }
+    if let Some(threads) = args.threads {
+        return crate::bench_threads::run(&args, threads);
     }
     if args.ops.is_empty() {
         args.ops = ["mul", "sqr", "exp"].map(String::from).to_vec();

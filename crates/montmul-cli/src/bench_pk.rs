@@ -10,6 +10,10 @@
 //! bytes, every verifier accepts the signature, montmul's DSA signature verifies in
 //! OpenSSL and OpenSSL's in montmul, and OpenSSL derives montmul's DH secret. A
 //! disagreement is an error, not a row.
+//!
+//! With `--threads 2`, RSA signing is also timed with the private operation's two CRT
+//! halves on two cores ([`CrtHalves::TwoThreads`]), as the row `montmul-2threads`
+//! beside the one-core `montmul` (halves in lockstep where the CPU allows).
 
 use std::cell::RefCell;
 use std::io::Write;
@@ -19,7 +23,7 @@ use std::time::Duration;
 use montmul_peers::pk::{self, PkContender, PkInputs, PkOp};
 use montmul_pk::dh::{DhGroup, DhParams, DhPrivateKey, DhPublicKey};
 use montmul_pk::dsa::{DsaPrivateKey, DsaPublicKey, DsaSignature};
-use montmul_pk::rsa::{RsaPrivateKey, RsaPublicKey};
+use montmul_pk::rsa::{CrtHalves, RsaPrivateKey, RsaPublicKey};
 use rand_core::OsRng;
 use sha2::Sha256;
 
@@ -67,7 +71,12 @@ impl Montmul {
 
 impl PkContender for Montmul {
     fn name(&self) -> &'static str {
-        "montmul"
+        match self {
+            Montmul::RsaSign(key) if key.crt_halves() == CrtHalves::TwoThreads => {
+                "montmul-2threads"
+            }
+            _ => "montmul",
+        }
     }
 
     fn output(&mut self) -> Result<Vec<u8>, String> {
@@ -251,6 +260,16 @@ fn openssl4(name: &str, setup: &Setup, rounds: usize) -> Result<f64, CliError> {
 
 /// `montmul bench --pk`.
 pub fn run(args: &Args, openssl4_too: bool) -> Result<(), CliError> {
+    let two_threads = match args.threads {
+        None | Some(1) => false,
+        Some(2) => true,
+        Some(n) => {
+            return Err(CliError(format!(
+                "--threads: with --pk, 2 runs RSA's two CRT halves on two cores; {n} has no \
+                 meaning there"
+            )))
+        }
+    };
     let mut chosen = Vec::new();
     for name in &args.ops {
         match OPS.iter().find(|(n, ..)| n == name) {
@@ -296,6 +315,11 @@ pub fn run(args: &Args, openssl4_too: bool) -> Result<(), CliError> {
             bar.set_message(format!("{name} {bits}: keys and agreement"));
             let mut setup = setup(op, bits)?;
             let (mut peers, left_out) = pk::all(op, &setup.peers);
+            if two_threads && op == PkOp::RsaSign {
+                let mut key = RsaPrivateKey::from_pkcs8_der(&setup.peers.private_pkcs8)?;
+                key.set_crt_halves(CrtHalves::TwoThreads);
+                peers.insert(0, Box::new(Montmul::RsaSign(key)));
+            }
             for why in left_out {
                 bar.suspend(|| eprintln!("note: {name} {bits}: left out {why}"));
             }

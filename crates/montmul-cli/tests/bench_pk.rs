@@ -24,6 +24,8 @@ fn pk_rows_for_every_library_after_the_agreement_check() {
         "2048",
         "--ops",
         "rsa-sign,rsa-verify,dsa-sign,dh-derive",
+        "--threads",
+        "2",
         "--rounds",
         "1",
         "--batch-ms",
@@ -40,6 +42,11 @@ fn pk_rows_for_every_library_after_the_agreement_check() {
                 && r["ns"].as_f64().is_some_and(|ns| ns > 0.0)
         })
     };
+    // The CRT halves on two cores: a row of its own, checked equal first.
+    assert!(
+        has("rsa-sign", "montmul-2threads"),
+        "no two-thread row: {out}"
+    );
     for who in ["montmul", "openssl", "ring", "rsa-crate"] {
         assert!(has("rsa-sign", who), "no rsa-sign row for {who}: {out}");
         assert!(has("rsa-verify", who), "no rsa-verify row for {who}: {out}");
@@ -57,6 +64,7 @@ fn pk_bad_flags_are_one_line_errors() {
         &["bench", "--pk", "--bits", "1000"],
         &["bench", "--pk", "--bits", "1024", "--ops", "dh-derive"],
         &["bench", "--pk", "--peers"],
+        &["bench", "--pk", "--threads", "3"],
         &["bench", "--openssl4"],
     ] {
         let (code, out, err) = montmul(args);

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use montmul_pk::rsa::{RsaPrivateKey, RsaPublicKey};
+use montmul_pk::rsa::{CrtHalves, RsaPrivateKey, RsaPublicKey};
 use montmul_pk::Error;
 use num_bigint::BigUint;
 use num_integer::Integer;
@@ -72,18 +72,26 @@ fn inputs(n: &BigUint, k: usize) -> Vec<BigUint> {
 fn raw_ops_against_num_bigint(file: &str) {
     let pem = text(file);
     let num = numbers(&pem);
-    let key = RsaPrivateKey::from_pkcs8_pem(&pem).expect("loads");
+    let mut key = RsaPrivateKey::from_pkcs8_pem(&pem).expect("loads");
     let public = key.to_public_key();
     let k = key.size();
     assert_eq!(k, (num.n.bits() as usize).div_ceil(8));
     assert_eq!(public.n(), num.n.to_bytes_be());
-    for m in inputs(&num.n, k) {
-        let c = m.modpow(&num.e, &num.n);
-        assert_eq!(public.encrypt_raw(&be(&m, k)).expect("encrypts"), be(&c, k));
-        let got = key.decrypt_raw(&be(&c, k), &mut OsRng).expect("decrypts");
-        assert_eq!(*got, be(&m, k), "m^e^d = m");
-        // CRT equals the plain c^d mod n.
-        assert_eq!(*got, be(&c.modpow(&num.d, &num.n), k));
+    // Every way of running the CRT halves (in lockstep where the size allows).
+    for how in [
+        CrtHalves::Lockstep,
+        CrtHalves::OneByOne,
+        CrtHalves::TwoThreads,
+    ] {
+        key.set_crt_halves(how);
+        for m in inputs(&num.n, k) {
+            let c = m.modpow(&num.e, &num.n);
+            assert_eq!(public.encrypt_raw(&be(&m, k)).expect("encrypts"), be(&c, k));
+            let got = key.decrypt_raw(&be(&c, k), &mut OsRng).expect("decrypts");
+            assert_eq!(*got, be(&m, k), "m^e^d = m ({how:?})");
+            // CRT equals the plain c^d mod n.
+            assert_eq!(*got, be(&c.modpow(&num.d, &num.n), k), "{how:?}");
+        }
     }
     // Not k bytes, or not below n: InvalidLength, for both operations.
     for bad in [
@@ -105,6 +113,19 @@ fn raw_operations_2048_against_num_bigint() {
 #[test]
 fn raw_operations_4096_against_num_bigint() {
     raw_ops_against_num_bigint("rsa4096.pem");
+}
+
+#[test]
+fn raw_operations_1024_and_3072_against_num_bigint() {
+    raw_ops_against_num_bigint("rsa1024.pem");
+    raw_ops_against_num_bigint("rsa3072.pem");
+}
+
+/// p of 960 bits and q of 1088 (`openssl prime`, the key built by Python's
+/// `cryptography`): halves of different sizes, which cannot run in lockstep.
+#[test]
+fn raw_operations_unbalanced_primes_against_num_bigint() {
+    raw_ops_against_num_bigint("rsa2048-unbalanced.pem");
 }
 
 #[test]

@@ -9,16 +9,27 @@
 //! operation, a server's queue of handshakes, [`crate::parallel::pow_batch`]) hand them
 //! over here, and the engine that runs a batch is chosen in one place (`engine`).
 //!
-//! Today the one engine is `Sequential`: each lane through its own modulus' kernel,
-//! one after the other, so a batch of k jobs costs what k single operations cost and a
+//! Two engines exist. `Sequential` runs each lane through its own modulus' kernel, one
+//! after the other, so a batch of k jobs costs what k single operations cost and a
 //! batch of one costs what the single operation does (a multi-buffer engine must keep
-//! that promise for small batches too). Engines may differ in speed, never in results:
-//! every lane's result is exactly what [`Residue::try_mul`] or [`Residue::pow`] gives.
+//! that promise for small batches too). `X2` takes a batch of exactly two
+//! exponentiations whose moduli both run on `amm52-ifma` with the same digit count, on
+//! a CPU with AVX-512 IFMA, and runs them in lockstep, each filling the other's latency
+//! gaps (`amm52x2-ifma`, OpenSSL's `rsaz_exp_x2`): the two CRT halves of an RSA private
+//! operation, also through [`pow_x2`]. Its kernel covers 512 to 4096 bits per half; it
+//! is picked up to 32 digits (about 1600 bits per half, RSA-3072), where it measured
+//! faster than the two one after the other; above, a single product already keeps the
+//! core's issue busy and the pair measured no faster (`docs/PERFORMANCE.md`). Engines
+//! may differ in speed, never in results: every lane's result is what
+//! [`Residue::try_mul`] or [`Residue::pow`] gives.
 //!
 //! Constant-time: as the single operations. [`pow_lanes`] is constant-time in each
 //! lane's exponent value (each lane's work depends on its exponent's byte length only,
-//! which is public) and in the bases; which lanes share a modulus is public.
+//! which is public) and in the bases; which lanes share a modulus is public. [`pow_x2`]
+//! pads the shorter exponent with leading zero bytes: its work depends on the longer
+//! byte length only.
 
+use crate::exp::Trace;
 use crate::{Error, Limb, Residue};
 
 /// The most lanes one call takes: eight 64-bit lanes of a 512-bit vector.
@@ -49,12 +60,92 @@ impl<L: Limb> Engine<L> for Sequential {
     }
 }
 
-/// The engine for a batch whose lanes live in `moduli`' residues: where a multi-buffer
-/// kernel would be chosen (by the moduli's size class and the CPU's capability tokens).
-/// Only the sequential engine exists so far.
+/// Two exponentiations in lockstep (`amm52x2-ifma`); products, and pairs the pair
+/// kernel does not cover, as [`Sequential`].
+struct X2;
+
+impl<L: Limb> Engine<L> for X2 {
+    fn mul(&self, a: &[Residue<L>], b: &[Residue<L>]) -> Vec<Residue<L>> {
+        Sequential.mul(a, b)
+    }
+
+    fn pow(&self, bases: &[Residue<L>], exponents: &[&[u8]]) -> Vec<Residue<L>> {
+        match (bases, exponents) {
+            ([a, b], [ea, eb]) => {
+                let (x, y) = pow_pair(a, ea, b, eb, &mut ());
+                vec![x, y]
+            }
+            _ => Sequential.pow(bases, exponents),
+        }
+    }
+}
+
+/// The engine for a batch whose lanes live in `lanes`' residues, by the moduli's size
+/// class and the CPU's capability tokens: [`X2`] for two lanes that [`fits_x2`],
+/// else [`Sequential`].
 fn engine<L: Limb>(lanes: &[Residue<L>]) -> &'static dyn Engine<L> {
-    let _ = lanes;
-    &Sequential
+    match lanes {
+        [a, b] if fits_x2(a, b) => &X2,
+        _ => &Sequential,
+    }
+}
+
+/// `r` as a residue of 64-bit limbs, when `L` is `u64`.
+#[cfg(target_arch = "x86_64")]
+fn as_u64<L: Limb>(r: &Residue<L>) -> Option<&Residue<u64>> {
+    (r as &dyn core::any::Any).downcast_ref()
+}
+
+/// A residue of 64-bit limbs as `Residue<L>`, when `L` is `u64`.
+#[cfg(target_arch = "x86_64")]
+fn from_u64<L: Limb>(r: Residue<u64>) -> Option<Residue<L>> {
+    let any: Box<dyn core::any::Any> = Box::new(r);
+    any.downcast().ok().map(|r| *r)
+}
+
+/// Whether the pair `a`, `b` runs in lockstep on `amm52x2-ifma`: 64-bit limbs, both
+/// moduli on `amm52-ifma` with the same digit count, a CPU with AVX-512 IFMA, and a
+/// size where lockstep measured faster than one after the other (up to 32 digits,
+/// about 1600 bits per half: `x2::picked`). All public.
+fn fits_x2<L: Limb>(a: &Residue<L>, b: &Residue<L>) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if let (Some(a), Some(b)) = (as_u64(a), as_u64(b)) {
+        return crate::arch::x86_64::avx512ifma::x2::picked(a.modulus(), b.modulus());
+    }
+    let _ = (a, b);
+    false
+}
+
+/// `a^ea` and `b^eb` in lockstep where [`fits_x2`], else one after the other; the
+/// results are [`Residue::pow`]'s either way. The steps go to `trace`: in lockstep
+/// those of one [`Residue::pow`] with the longer exponent's length, otherwise `a`'s
+/// then `b`'s.
+fn pow_pair<L: Limb, T: Trace>(
+    a: &Residue<L>,
+    ea: &[u8],
+    b: &Residue<L>,
+    eb: &[u8],
+    trace: &mut T,
+) -> (Residue<L>, Residue<L>) {
+    #[cfg(target_arch = "x86_64")]
+    if let (true, Some(a), Some(b)) = (fits_x2(a, b), as_u64(a), as_u64(b)) {
+        let (ma, mb) = (a.modulus(), b.modulus());
+        let pair = crate::arch::x86_64::avx512ifma::x2::pow_x2(
+            (ma, a.montgomery_limbs(), ea),
+            (mb, b.montgomery_limbs(), eb),
+            trace,
+        );
+        // The values are below each modulus' bound, so `from_montgomery` accepts them.
+        let residues = pair.and_then(|(x, y)| {
+            let x = Residue::from_montgomery(ma, x).ok()?;
+            let y = Residue::from_montgomery(mb, y).ok()?;
+            Some((from_u64(x)?, from_u64(y)?))
+        });
+        if let Some(r) = residues {
+            return r;
+        }
+    }
+    (a.pow_traced(ea, trace), b.pow_traced(eb, trace))
 }
 
 /// Checks the lane count: at most [`MAX_LANES`], and `other` lanes beside `lanes`.
@@ -99,6 +190,37 @@ pub fn pow_lanes<L: Limb>(
 ) -> Result<Vec<Residue<L>>, Error> {
     check_lanes(bases.len(), exponents.len())?;
     Ok(engine(bases).pow(bases, exponents))
+}
+
+/// `a^ea` and `b^eb` (big-endian exponents, each residue in its own modulus), the two
+/// exponentiations run in lockstep where that is faster (both moduli on `amm52-ifma`
+/// with the same digit count, up to about 1600 bits each: the two CRT halves of an
+/// RSA-2048 or RSA-3072 key), one after the other elsewhere. The results are exactly
+/// [`Residue::pow`]'s.
+///
+/// Constant-time in the bases and the exponents' values; the exponents' byte lengths
+/// are public, and the shorter is padded with leading zero bytes to the longer one's
+/// length in lockstep. Errors: none so far; the `Result` is [`pow_lanes`]'s.
+pub fn pow_x2<L: Limb>(
+    a: &Residue<L>,
+    ea: &[u8],
+    b: &Residue<L>,
+    eb: &[u8],
+) -> Result<(Residue<L>, Residue<L>), Error> {
+    pow_x2_traced(a, ea, b, eb, &mut ())
+}
+
+/// [`pow_x2`], telling `trace` every step: in lockstep the steps of one
+/// [`Residue::pow`] with an exponent of the longer byte length, otherwise `a`'s
+/// steps then `b`'s. Either way they depend on the exponents' byte lengths only.
+pub fn pow_x2_traced<L: Limb, T: Trace>(
+    a: &Residue<L>,
+    ea: &[u8],
+    b: &Residue<L>,
+    eb: &[u8],
+    trace: &mut T,
+) -> Result<(Residue<L>, Residue<L>), Error> {
+    Ok(pow_pair(a, ea, b, eb, trace))
 }
 
 #[cfg(test)]

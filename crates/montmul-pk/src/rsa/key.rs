@@ -12,7 +12,7 @@ use montmul::{ct, Modulus, Residue};
 use zeroize::Zeroizing;
 
 use super::keygen::{div_rem, eq, limbs, minus_one, mul, to_be};
-use super::private::{declassify, Blinding};
+use super::private::{declassify, Blinding, CrtHalves};
 use crate::Error;
 
 /// The smallest modulus a key may have when it is read or built, in bits.
@@ -155,6 +155,8 @@ pub struct RsaPrivateKey {
     pub(super) qinv_p: Residue<u64>,
     pub(super) q_n: Residue<u64>,
     pub(super) blinding: Mutex<Option<Blinding>>,
+    /// How the private operation runs its CRT halves.
+    pub(super) crt_halves: CrtHalves,
 }
 
 impl RsaPrivateKey {
@@ -235,6 +237,7 @@ impl RsaPrivateKey {
             q_n,
             public,
             blinding: Mutex::new(None),
+            crt_halves: CrtHalves::default(),
         })
     }
 

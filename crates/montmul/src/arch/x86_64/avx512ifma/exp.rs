@@ -168,7 +168,7 @@ impl Digits {
 
     /// `out` (8 V' digits) = the digits of `x` (s limbs, below 2^(52 d')), by groups
     /// of 13 words on the stack. Shifts and masks only: constant-time; allocates nothing.
-    fn to_digits(x: &[u64], out: &mut [u64]) {
+    pub(super) fn to_digits(x: &[u64], out: &mut [u64]) {
         // 16 digits a group; 13 G >= s words since 52 d' >= 64 s.
         for (g, digits) in out.chunks_mut(16).enumerate() {
             let mut w = [0u64; 13];

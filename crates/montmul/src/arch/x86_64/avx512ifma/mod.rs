@@ -92,14 +92,16 @@
 //!
 //! The stages, one file each: [`digits`] (64 <-> 52-bit conversion, vector loads and
 //! stores), [`mul`](mod@mul) (the word-serial loop), [`finish`] (the carry pass and the final
-//! subtraction), [`sqr`] (the squarings), and [`exp`] (the exponentiation's digit
-//! domain). Measurements of variants not kept are in `docs/PERFORMANCE.md`.
+//! subtraction), [`sqr`] (the squarings), [`exp`] (the exponentiation's digit
+//! domain) and [`x2`] (two products, and two exponentiations, in lockstep).
+//! Measurements of variants not kept are in `docs/PERFORMANCE.md`.
 
 pub mod digits;
 pub mod exp;
 pub mod finish;
 pub mod mul;
 pub mod sqr;
+pub mod x2;
 
 use digits::{shape, MAX_VECTORS};
 use mul::{mul, sqr_by_mul, Mul};
