@@ -92,9 +92,10 @@ pub fn generate_k<D: Digest + BlockSizeUser>(
             t.extend_from_slice(&v);
         }
         let candidate = bits2int(&t, qlen);
-        // k < q is told by the result (a retry), as RFC 6979 does; nothing else.
+        // k < q and k != 0 are told by the result (a retry), as RFC 6979 does; nothing
+        // else (both flags declassified where they are branched on).
         if let Ok(kr) = Residue::from_be_bytes(q, &candidate) {
-            if kr.ct_is_zero() == 0 {
+            if crate::rsa::declassify(kr.ct_is_zero()) == 0 {
                 return (candidate, kr);
             }
         }

@@ -1,6 +1,9 @@
-//! Runs the RSA constant-time harness (`examples/ct_valgrind_rsa.rs`) under valgrind
-//! memcheck and fails on any branch or memory address that depends on d, p or q
-//! (memcheck's `--error-exitcode=1`) or on a wrong result.
+//! Runs montmul-pk's constant-time harness (`examples/ct_valgrind_rsa.rs`) under valgrind
+//! memcheck and fails on any branch or memory address that depends on a secret (memcheck's
+//! `--error-exitcode=1`) or on a wrong result. The secrets: RSA's d, p and q (raw
+//! decryption, PKCS #1 v1.5 and PSS signing, OAEP and PKCS #1 v1.5 decryption, valid and
+//! invalid paddings), DSA's x and its RFC 6979 nonce (signing), Diffie-Hellman's exponent
+//! (derive). The test also checks that every case ran.
 //!
 //! The harness is a release binary with the `ct-valgrind` feature, built beforehand
 //! (a test cannot build it: cargo holds the build directory while tests run):
@@ -31,11 +34,11 @@ fn harness() -> PathBuf {
 
 fn cannot_run(why: &str) {
     if std::env::var_os("MONTMUL_CT_VALGRIND_REQUIRED").is_some() {
-        panic!("the RSA valgrind constant-time check is required but cannot run: {why}");
+        panic!("the montmul-pk valgrind constant-time check is required but cannot run: {why}");
     }
     let _ = writeln!(
         std::io::stderr(),
-        "\nSKIPPED: RSA valgrind constant-time check: {why}\n"
+        "\nSKIPPED: montmul-pk valgrind constant-time check: {why}\n"
     );
 }
 
@@ -80,8 +83,22 @@ fn rsa_secrets_decide_no_branch_and_no_address() {
             && (stdout.contains("ADX assumed") || !cfg!(target_arch = "x86_64")),
         "the harness did not run under valgrind with the mulx kernels:\n{stdout}"
     );
+    for case in [
+        "RSA-2048 raw decryption, PKCS #1 v1.5 and PSS signing",
+        "RSA-2048 OAEP decryption",
+        "RSA-2048 PKCS #1 v1.5 decryption, implicit rejection",
+        "DSA 2048/224 and 2048/256 signing",
+        "DH ffdhe2048 and 1024-bit derive",
+    ] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.contains(case) && l.ends_with(" 0 memcheck errors")),
+            "the harness did not run the case {case:?} cleanly:\n{stdout}"
+        );
+    }
     let _ = writeln!(
         std::io::stderr(),
-        "\nRSA valgrind constant-time check ({version}):\n{stdout}"
+        "\nmontmul-pk valgrind constant-time check ({version}):\n{stdout}"
     );
 }

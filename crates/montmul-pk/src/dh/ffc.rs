@@ -10,6 +10,7 @@ use der::Encode;
 use montmul::{Modulus, Residue};
 use zeroize::Zeroizing;
 
+use crate::rsa::declassify;
 use crate::Error;
 
 /// The value's bytes without leading zeros (empty for zero). Variable-time.
@@ -51,7 +52,26 @@ pub(crate) fn left_pad(value: &[u8], len: usize) -> Option<Zeroizing<Vec<u8>>> {
     let (excess, low) = value.split_at(value.len().saturating_sub(len));
     out[len - low.len()..].copy_from_slice(low);
     let high = excess.iter().fold(0u8, |acc, &b| acc | b);
-    (core::hint::black_box(high) == 0).then_some(out)
+    (declassify(montmul::ct::is_zero(&[u64::from(high)])) == 1).then_some(out)
+}
+
+/// Declares `bytes` public: a value computed in constant time from secrets that the API
+/// reveals by design (a public key y = g^x, a signature's r and s), about to be encoded
+/// in variable time or tested. The bytes are unchanged; with the `ct-valgrind` feature
+/// memcheck is told they are defined (`crate::rsa::declassify`, byte by byte).
+pub(crate) fn declassify_bytes(bytes: &mut [u8]) {
+    for b in bytes.iter_mut() {
+        *b = declassify(u64::from(*b)) as u8;
+    }
+}
+
+/// The value of a residue computed from secrets that the API reveals (a public key, a
+/// signature's r or s), declassified ([`declassify_bytes`]) and then written without
+/// leading zeros: big-endian, empty for zero.
+pub(crate) fn declassify_residue(value: &Residue<u64>) -> Vec<u8> {
+    let mut bytes = value.to_be_bytes();
+    declassify_bytes(&mut bytes);
+    trim_vartime(&bytes).to_vec()
 }
 
 /// The DER `INTEGER` encoding of a non-negative big-endian value.

@@ -26,6 +26,7 @@ use zeroize::Zeroizing;
 
 pub use groups::DhGroup;
 
+use crate::rsa::declassify;
 use crate::Error;
 
 /// The smallest prime accepted, in bits (OpenSSL 3.0's `DH_MIN_MODULUS_BITS` is 512).
@@ -280,12 +281,12 @@ impl DhPrivateKey {
         let in_range = match &params.q_be {
             Some(q) => {
                 let qm = Modulus::<u64>::from_be_bytes(q)?;
-                Residue::from_be_bytes(&qm, x).is_ok_and(|r| r.ct_is_zero() == 0)
+                Residue::from_be_bytes(&qm, x).is_ok_and(|r| declassify(r.ct_is_zero()) == 0)
             }
             None => {
                 let pm1 = Residue::from_be_bytes_reduced(&params.p, &ffc::minus_one(&params.p_be));
                 Residue::from_be_bytes(&params.p, x)
-                    .is_ok_and(|r| (r.ct_is_zero() | r.ct_eq(&pm1)) == 0)
+                    .is_ok_and(|r| declassify(r.ct_is_zero() | r.ct_eq(&pm1)) == 0)
             }
         };
         if !in_range {
@@ -298,7 +299,8 @@ impl DhPrivateKey {
 
     fn from_exponent(params: DhParams, x: Zeroizing<Vec<u8>>) -> Self {
         let g = Residue::from_be_bytes_reduced(&params.p, &params.g_be);
-        let y = g.pow(&x).to_be_bytes_vartime();
+        // y is the public key: declassified as it leaves the constant-time power.
+        let y = ffc::declassify_residue(&g.pow(&x));
         DhPrivateKey { params, x, y }
     }
 
@@ -336,7 +338,7 @@ impl DhPrivateKey {
         // z = 1 only for a y of small order, which the checks exclude where q is known;
         // SP 800-56A 5.7.1.1 still asks for the test. It reveals nothing of x but that
         // the peer is malicious.
-        if z.ct_eq(&Residue::one(&self.params.p)) == 1 {
+        if declassify(z.ct_eq(&Residue::one(&self.params.p))) == 1 {
             return Err(Error::OutOfRange);
         }
         Ok(Zeroizing::new(z.to_be_bytes_padded(self.params.size())?))

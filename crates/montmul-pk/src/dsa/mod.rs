@@ -207,7 +207,9 @@ impl DsaPrivateKey {
         let x = ffc::left_pad(x, params.q_len())
             .ok_or(Error::InvalidKey("the DSA x is not below q"))?;
         match Residue::from_be_bytes(&params.q, &x) {
-            Ok(r) if r.ct_is_zero() == 0 => Ok(Self::from_valid_x(params, x)),
+            Ok(r) if crate::rsa::declassify(r.ct_is_zero()) == 0 => {
+                Ok(Self::from_valid_x(params, x))
+            }
             _ => Err(Error::InvalidKey("the DSA x is not in 1..q-1")),
         }
     }
@@ -223,8 +225,10 @@ impl DsaPrivateKey {
     }
 
     fn from_valid_x(params: DsaParams, x: Zeroizing<Vec<u8>>) -> Self {
-        let y = params.g.pow(&x);
-        let y_be = y.to_be_bytes_vartime();
+        // y is the public key: declassified as it leaves the constant-time power, and
+        // rebuilt from the public bytes, so that verification works on public data.
+        let y_be = ffc::declassify_residue(&params.g.pow(&x));
+        let y = Residue::from_be_bytes_reduced(&params.p, &y_be);
         DsaPrivateKey {
             public: DsaPublicKey {
                 params: params.clone(),

@@ -18,4 +18,5 @@ mod pss;
 
 pub use key::{RsaPrivateKey, RsaPublicKey, LOAD_MAX_BITS, LOAD_MIN_BITS};
 pub use keygen::{GENERATE_MAX_BITS, GENERATE_MIN_BITS};
+pub(crate) use private::declassify;
 pub use private::CrtHalves;

@@ -16,7 +16,7 @@ use rand_core::CryptoRngCore;
 use sha2::Digest;
 use zeroize::Zeroizing;
 
-use super::{RsaPrivateKey, RsaPublicKey};
+use super::{declassify, RsaPrivateKey, RsaPublicKey};
 use crate::mgf::mgf1_xor;
 use crate::Error;
 
@@ -161,9 +161,12 @@ pub fn decode<D: Digest, M: Digest>(
     // is only used when `good` is set, but it is chosen by mask all the same).
     let start = montmul::ct::select(good, one_index + 1, db.len() as u64);
     let msg_len = ct_shift_to_front(db, start);
-    if good == 0 {
+    // The verdict is the one secret-derived value revealed on failure; on success the
+    // message, and so its length, is the output.
+    if declassify(good) == 0 {
         return Err(Error::Decryption);
     }
+    let msg_len = declassify(msg_len as u64) as usize;
     Ok(Zeroizing::new(db[..msg_len].to_vec()))
 }
 
