@@ -7,40 +7,12 @@
 //! Skipped with a loud `SKIPPED:` line where `openssl` is absent.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../montmul-pk/tests/data")
-        .join(name)
-}
+mod common;
 
-fn montmul(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_montmul"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("montmul runs")
-}
-
-fn openssl(args: &[&str]) -> Output {
-    Command::new("openssl")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("openssl runs")
-}
-
-fn have_openssl() -> bool {
-    match Command::new("openssl").arg("version").output() {
-        Ok(out) if out.status.success() => true,
-        _ => {
-            eprintln!("SKIPPED: openssl not found: RSA encryption interop not tested");
-            false
-        }
-    }
-}
+use common::{have_openssl, montmul_output as montmul, openssl, pk_data_path as data};
 
 fn ok(out: &Output, what: &str) {
     assert!(
@@ -113,7 +85,7 @@ const SCHEMES: [Scheme; 5] = [
 
 #[test]
 fn each_decrypts_what_the_other_encrypts() {
-    if !have_openssl() {
+    if !have_openssl("RSA encryption interop") {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");

@@ -4,54 +4,9 @@
 //! SHA-256/384/512; and bad inputs end with one `error:` line and exit status 2.
 //! Skipped, with a loud message, where `openssl` is not installed.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn montmul(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_montmul"))
-        .args(args)
-        .output()
-        .expect("montmul runs")
-}
-
-fn openssl(args: &[&str]) -> Option<Output> {
-    match Command::new("openssl").args(args).output() {
-        Ok(out) => Some(out),
-        Err(_) => {
-            eprintln!("SKIPPED: the `openssl` command is not installed");
-            None
-        }
-    }
-}
-
-fn data(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../montmul-pk/tests/data")
-        .join(name)
-        .to_str()
-        .expect("utf-8")
-        .to_string()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-struct Dir(tempfile::TempDir);
-
-impl Dir {
-    fn new() -> Self {
-        Dir(tempfile::tempdir().expect("temp dir"))
-    }
-    fn path(&self, name: &str) -> String {
-        let p: PathBuf = self.0.path().join(name);
-        p.to_str().expect("utf-8").to_string()
-    }
-}
+use common::*;
 
 /// The flags of `openssl dgst` for one signature scheme.
 fn dgst_flags(hash: &str, pss: bool) -> Vec<String> {
@@ -73,37 +28,38 @@ fn montmul_flags(hash: &str, pss: bool) -> Vec<&str> {
 #[test]
 fn signatures_cross_both_ways() {
     let dir = Dir::new();
-    let key = dir.path("key.pem");
-    let public = dir.path("pub.pem");
-    let msg = dir.path("msg");
+    let key = dir.at("key.pem");
+    let public = dir.at("pub.pem");
+    let msg = dir.at("msg");
     std::fs::write(&msg, b"signed by one, verified by the other\n".repeat(1000)).expect("write");
-    let out = montmul(&["rsa", "keygen", "--bits", "2048", "--out", &key]);
+    let out = montmul_output(&["rsa", "keygen", "--bits", "2048", "--out", &key]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let out = montmul(&["rsa", "pub", "--key", &key, "--out", &public]);
+    let out = montmul_output(&["rsa", "pub", "--key", &key, "--out", &public]);
     assert!(out.status.success(), "{}", stderr(&out));
     // OpenSSL checks the generated key.
-    let Some(check) = openssl(&["rsa", "-check", "-noout", "-in", &key]) else {
+    if !have_openssl("signatures_cross_both_ways") {
         return;
-    };
+    }
+    let check = openssl(&["rsa", "-check", "-noout", "-in", &key]);
     assert!(stdout(&check).contains("RSA key ok"), "{}", stderr(&check));
     // The public key montmul wrote is the one OpenSSL derives.
-    let derived = openssl(&["pkey", "-in", &key, "-pubout"]).expect("openssl");
+    let derived = openssl(&["pkey", "-in", &key, "-pubout"]);
     assert_eq!(derived.stdout, std::fs::read(&public).expect("pub"));
 
     // An OpenSSL key, for the other direction.
-    let ossl_key = data("rsa3072.pem");
-    let ossl_pub = dir.path("ossl-pub.pem");
-    let out = openssl(&["pkey", "-in", &ossl_key, "-pubout", "-out", &ossl_pub]).expect("openssl");
+    let ossl_key = pk_data("rsa3072.pem");
+    let ossl_pub = dir.at("ossl-pub.pem");
+    let out = openssl(&["pkey", "-in", &ossl_key, "-pubout", "-out", &ossl_pub]);
     assert!(out.status.success());
 
     for hash in ["sha256", "sha384", "sha512"] {
         for pss in [false, true] {
             let what = format!("{hash} pss={pss}");
             // montmul signs, OpenSSL verifies.
-            let sig = dir.path("sig");
+            let sig = dir.at("sig");
             let mut args = vec!["rsa", "sign", "--key", &key, "--in", &msg, "--out", &sig];
             args.extend(montmul_flags(hash, pss));
-            let out = montmul(&args);
+            let out = montmul_output(&args);
             assert!(out.status.success(), "{what}: {}", stderr(&out));
             let mut args: Vec<String> = vec!["dgst".into()];
             args.extend(dgst_flags(hash, pss));
@@ -115,7 +71,7 @@ fn signatures_cross_both_ways() {
             ]);
             args.push(msg.clone());
             let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-            let out = openssl(&refs).expect("openssl");
+            let out = openssl(&refs);
             assert!(
                 stdout(&out).contains("Verified OK"),
                 "{what}: {}",
@@ -123,7 +79,7 @@ fn signatures_cross_both_ways() {
             );
 
             // OpenSSL signs, montmul verifies (PSS: OpenSSL's default salt length).
-            let ossl_sig = dir.path("ossl.sig");
+            let ossl_sig = dir.at("ossl.sig");
             let mut args: Vec<String> = vec!["dgst".into()];
             args.extend(dgst_flags(hash, pss));
             args.extend([
@@ -134,12 +90,12 @@ fn signatures_cross_both_ways() {
             ]);
             args.push(msg.clone());
             let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-            assert!(openssl(&refs).expect("openssl").status.success(), "{what}");
+            assert!(openssl(&refs).status.success(), "{what}");
             let mut args = vec![
                 "rsa", "verify", "--pub", &ossl_pub, "--in", &msg, "--sig", &ossl_sig,
             ];
             args.extend(montmul_flags(hash, pss));
-            let out = montmul(&args);
+            let out = montmul_output(&args);
             assert_eq!(stdout(&out), "Verified OK\n", "{what}: {}", stderr(&out));
             assert_eq!(out.status.code(), Some(0));
 
@@ -148,7 +104,7 @@ fn signatures_cross_both_ways() {
                 "rsa", "verify", "--pub", &ossl_pub, "--in", &key, "--sig", &ossl_sig,
             ];
             args.extend(montmul_flags(hash, pss));
-            let out = montmul(&args);
+            let out = montmul_output(&args);
             assert_eq!(stdout(&out), "Verification failure\n", "{what}");
             assert_eq!(out.status.code(), Some(1));
         }
@@ -158,24 +114,24 @@ fn signatures_cross_both_ways() {
 #[test]
 fn keys_cross_in_every_form() {
     let dir = Dir::new();
-    let key = dir.path("key.der");
-    let out = montmul(&["rsa", "keygen", "--bits", "2048", "--der", "--out", &key]);
+    let key = dir.at("key.der");
+    let out = montmul_output(&["rsa", "keygen", "--bits", "2048", "--der", "--out", &key]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let Some(out) = openssl(&["pkey", "-inform", "DER", "-in", &key, "-check", "-noout"]) else {
+    if !have_openssl("keys_cross_in_every_form") {
         return;
-    };
+    }
+    let out = openssl(&["pkey", "-inform", "DER", "-in", &key, "-check", "-noout"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let pub_der = dir.path("pub.der");
-    let out = montmul(&["rsa", "pub", "--key", &key, "--der", "--out", &pub_der]);
+    let pub_der = dir.at("pub.der");
+    let out = montmul_output(&["rsa", "pub", "--key", &key, "--der", "--out", &pub_der]);
     assert!(out.status.success(), "{}", stderr(&out));
     let out = openssl(&[
         "pkey", "-pubin", "-inform", "DER", "-in", &pub_der, "-noout",
-    ])
-    .expect("openssl");
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     // Every form OpenSSL writes of a private key, read back by `montmul rsa pub`: the
     // same public key each time.
-    let reference = montmul(&["rsa", "pub", "--key", &key]);
+    let reference = montmul_output(&["rsa", "pub", "--key", &key]);
     assert!(reference.status.success());
     let forms: [&[&str]; 5] = [
         &["pkey"],
@@ -185,20 +141,20 @@ fn keys_cross_in_every_form() {
         &["rsa", "-traditional", "-outform", "DER"],
     ];
     for (i, form) in forms.iter().enumerate() {
-        let file = dir.path(&format!("form{i}"));
+        let file = dir.at(&format!("form{i}"));
         let mut args = form.to_vec();
         args.extend(["-inform", "DER", "-in", &key, "-out", &file]);
-        let out = openssl(&args).expect("openssl");
+        let out = openssl(&args);
         assert!(out.status.success(), "{form:?}: {}", stderr(&out));
-        let out = montmul(&["rsa", "pub", "--key", &file]);
+        let out = montmul_output(&["rsa", "pub", "--key", &file]);
         assert!(out.status.success(), "{form:?}: {}", stderr(&out));
         assert_eq!(out.stdout, reference.stdout, "{form:?}");
     }
     // Public forms: SPKI and PKCS #1, PEM and DER, used by `montmul rsa verify`.
-    let msg = dir.path("msg");
+    let msg = dir.at("msg");
     std::fs::write(&msg, b"x").expect("write");
-    let sig = dir.path("sig");
-    let out = montmul(&["rsa", "sign", "--key", &key, "--in", &msg, "--out", &sig]);
+    let sig = dir.at("sig");
+    let out = montmul_output(&["rsa", "sign", "--key", &key, "--in", &msg, "--out", &sig]);
     assert!(out.status.success());
     let pub_forms: [&[&str]; 4] = [
         &["rsa", "-pubout"],
@@ -207,12 +163,12 @@ fn keys_cross_in_every_form() {
         &["rsa", "-RSAPublicKey_out", "-outform", "DER"],
     ];
     for (i, form) in pub_forms.iter().enumerate() {
-        let file = dir.path(&format!("pub{i}"));
+        let file = dir.at(&format!("pub{i}"));
         let mut args = form.to_vec();
         args.extend(["-inform", "DER", "-in", &key, "-out", &file]);
-        let out = openssl(&args).expect("openssl");
+        let out = openssl(&args);
         assert!(out.status.success(), "{form:?}: {}", stderr(&out));
-        let out = montmul(&["rsa", "verify", "--pub", &file, "--in", &msg, "--sig", &sig]);
+        let out = montmul_output(&["rsa", "verify", "--pub", &file, "--in", &msg, "--sig", &sig]);
         assert_eq!(stdout(&out), "Verified OK\n", "{form:?}: {}", stderr(&out));
     }
 }
@@ -220,23 +176,23 @@ fn keys_cross_in_every_form() {
 #[test]
 fn bad_inputs_give_one_error_line_and_status_2() {
     let dir = Dir::new();
-    let msg = dir.path("msg");
+    let msg = dir.at("msg");
     std::fs::write(&msg, b"m").expect("write");
-    let truncated = dir.path("truncated.pem");
-    let full = std::fs::read_to_string(data("rsa2048.pem")).expect("key");
+    let truncated = dir.at("truncated.pem");
+    let full = std::fs::read_to_string(pk_data("rsa2048.pem")).expect("key");
     std::fs::write(&truncated, &full[..full.len() - 40]).expect("write");
-    let truncated_der = dir.path("truncated.der");
-    let der = std::fs::read(data("rsa2048.der")).expect("key");
+    let truncated_der = dir.at("truncated.der");
+    let der = std::fs::read(pk_data("rsa2048.der")).expect("key");
     std::fs::write(&truncated_der, &der[..der.len() / 2]).expect("write");
-    let short_sig = dir.path("short.sig");
+    let short_sig = dir.at("short.sig");
     std::fs::write(&short_sig, [1u8; 255]).expect("write");
     let (key, public, ec, dsa) = (
-        data("rsa2048.pem"),
-        data("rsa2048-pub.pem"),
-        data("ec.pem"),
-        data("dsa.pem"),
+        pk_data("rsa2048.pem"),
+        pk_data("rsa2048-pub.pem"),
+        pk_data("ec.pem"),
+        pk_data("dsa.pem"),
     );
-    let high = data("sig-ff-256.bin");
+    let high = pk_data("sig-ff-256.bin");
     let cases: Vec<Vec<&str>> = vec![
         vec!["rsa", "sign", "--key", &truncated, "--in", &msg],
         vec!["rsa", "sign", "--key", &truncated_der, "--in", &msg],
@@ -258,7 +214,7 @@ fn bad_inputs_give_one_error_line_and_status_2() {
         vec!["rsa", "keygen", "--bits", "9000"],
     ];
     for args in cases {
-        let out = montmul(&args);
+        let out = montmul_output(&args);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(
@@ -268,8 +224,11 @@ fn bad_inputs_give_one_error_line_and_status_2() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
     // EC and DSA keys made by `openssl genpkey` now, not only the committed ones.
-    let fresh = dir.path("fresh-ec.pem");
-    let Some(out) = openssl(&[
+    let fresh = dir.at("fresh-ec.pem");
+    if !have_openssl("bad_inputs_give_one_error_line_and_status_2 (fresh keys)") {
+        return;
+    }
+    let out = openssl(&[
         "genpkey",
         "-algorithm",
         "EC",
@@ -277,11 +236,9 @@ fn bad_inputs_give_one_error_line_and_status_2() {
         "ec_paramgen_curve:P-384",
         "-out",
         &fresh,
-    ]) else {
-        return;
-    };
+    ]);
     assert!(out.status.success());
-    let out = montmul(&["rsa", "pub", "--key", &fresh]);
+    let out = montmul_output(&["rsa", "pub", "--key", &fresh]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not an RSA key"), "{}", stderr(&out));
 }
@@ -292,8 +249,8 @@ fn a_private_key_file_is_readable_by_its_owner_only() {
     {
         use std::os::unix::fs::PermissionsExt;
         let dir = Dir::new();
-        let key = dir.path("key.pem");
-        let out = montmul(&["rsa", "keygen", "--out", &key]);
+        let key = dir.at("key.pem");
+        let out = montmul_output(&["rsa", "keygen", "--out", &key]);
         assert!(out.status.success(), "{}", stderr(&out));
         let mode = std::fs::metadata(&key).expect("key").permissions().mode();
         assert_eq!(mode & 0o777, 0o600);

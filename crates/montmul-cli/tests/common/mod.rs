@@ -1,27 +1,39 @@
-//! What the interop tests of `montmul dsa` and `montmul dh` share: running montmul and
-//! the `openssl` command, skipping loudly where `openssl` is absent, and the committed
-//! files of the montmul-pk tests.
+//! What the interop tests of `montmul rsa`, `montmul dsa` and `montmul dh` share:
+//! running montmul and the `openssl` command (standard input closed), skipping loudly
+//! where `openssl` is absent, and the committed files of the montmul-pk tests.
 // Each test crate that includes this module uses its own part of it.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+
+/// Runs montmul.
+pub fn montmul_output(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_montmul"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("montmul runs")
+}
+
 /// Runs montmul; (status, stdout, stderr).
 pub fn montmul(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_montmul"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = montmul_output(args);
+    (out.status.code().unwrap_or(-1), stdout(&out), stderr(&out))
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 pub fn openssl(args: &[&str]) -> Output {
     Command::new("openssl")
         .args(args)
+        .stdin(Stdio::null())
         .output()
         .expect("openssl runs")
 }
@@ -47,15 +59,17 @@ pub fn have_openssl(test: &str) -> bool {
     ok
 }
 
-/// The committed parameters of the montmul-pk tests (no generation here: it takes
-/// seconds; `crates/montmul-pk/tests/dsa.rs` tests it).
-pub fn pk_data(name: &str) -> String {
+/// A committed key or parameter file of the montmul-pk tests (no generation here: it
+/// takes seconds; montmul-pk's own tests cover it).
+pub fn pk_data_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../montmul-pk/tests/data")
         .join(name)
-        .to_str()
-        .unwrap()
-        .to_string()
+}
+
+/// [`pk_data_path`] as text.
+pub fn pk_data(name: &str) -> String {
+    pk_data_path(name).to_str().unwrap().to_string()
 }
 
 /// A temporary directory whose files are named by their path as text.
