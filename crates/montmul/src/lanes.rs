@@ -21,6 +21,9 @@
 
 use crate::{Error, Limb, Residue};
 
+#[cfg(target_arch = "x86_64")]
+mod mb8;
+
 /// The most lanes one call takes: eight 64-bit lanes of a 512-bit vector.
 pub const MAX_LANES: usize = 8;
 
@@ -53,6 +56,10 @@ impl<L: Limb> Engine<L> for Sequential {
 /// kernel would be chosen (by the moduli's size class and the CPU's capability tokens).
 /// Only the sequential engine exists so far.
 fn engine<L: Limb>(lanes: &[Residue<L>]) -> &'static dyn Engine<L> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(mb8) = mb8::choose(lanes) {
+        return mb8;
+    }
     let _ = lanes;
     &Sequential
 }

@@ -1,0 +1,130 @@
+//! The lanes engine `Mb8`: a batch of 64-bit residues whose moduli have one limb
+//! count, run by the 8-lane multi-buffer kernel `amm52x8-ifma`
+//! ([`crate::arch::x86_64::avx512ifma::mb8`], exponentiation in
+//! [`crate::arch::x86_64::avx512ifma::mb8_exp`]). The unused lanes of a partial batch
+//! repeat the first lane's modulus with base 0 and exponent 0 (the lane count is
+//! public), so a batch of k costs what a batch of 8 does: [`MB8_MIN_LANES`] says from
+//! how many lanes that is faster than the jobs one by one.
+
+use super::{Engine, Sequential};
+use crate::arch::x86_64::avx512ifma::mb8::{LaneModulus, Lanes8};
+use crate::arch::x86_64::avx512ifma::mb8_exp;
+use crate::arch::Avx512Ifma;
+use crate::{Limb, Modulus, Residue};
+use zeroize::Zeroizing;
+
+/// The fewest lanes for which [`Mb8`] runs a batch, by the moduli's limb count: rows
+/// `(up to this many limbs, from this many lanes)`, in order; limb counts past the last
+/// row, or below 8 limbs (512 bits), stay sequential. Measured with the example
+/// `mb8` (`docs/PERFORMANCE.md`, "amm52x8-ifma"): below these counts the 8-lane run
+/// costs more than the jobs one by one through `amm52-ifma`.
+pub(super) const MB8_MIN_LANES: [(usize, usize); 4] = [(16, 2), (33, 2), (65, 2), (129, 2)];
+
+/// The smallest limb count [`Mb8`] takes (512 bits).
+const MIN_LIMBS: usize = 8;
+
+/// The multi-buffer engine (the CPU token is asked for at each call, a cached read).
+pub(super) struct Mb8;
+
+/// [`Mb8`] when it runs this batch faster than one by one: 64-bit limbs, the CPU has
+/// AVX-512 IFMA, every modulus has the same limb count, and the lane count reaches
+/// [`MB8_MIN_LANES`] for it. All of that is public.
+pub(super) fn choose<L: Limb>(lanes: &[Residue<L>]) -> Option<&'static dyn Engine<L>> {
+    let s = lanes.first()?.modulus().limbs();
+    let min = MB8_MIN_LANES
+        .iter()
+        .find(|&&(up_to, _)| s <= up_to)
+        .map(|&(_, min)| min)?;
+    let fits = L::BITS == 64
+        && s >= MIN_LIMBS
+        && lanes.len() >= min
+        && lanes.iter().all(|x| x.modulus().limbs() == s)
+        && Avx512Ifma::new().is_some();
+    fits.then_some(&Mb8 as &'static dyn Engine<L>)
+}
+
+/// A modulus' words as 64-bit words (L is 64 bits wide where [`choose`] picks Mb8).
+struct Words {
+    n: Zeroizing<Vec<u64>>,
+    r1: Zeroizing<Vec<u64>>,
+    n0: u64,
+    reduction: crate::Reduction,
+}
+
+fn words<L: Limb>(m: &Modulus<L>) -> Words {
+    let wide = |x: &[L]| Zeroizing::new(x.iter().map(|w| w.to_u64()).collect::<Vec<_>>());
+    Words {
+        n: wide(m.n()),
+        r1: wide(m.r1()),
+        n0: m.n0().to_u64(),
+        reduction: m.reduction(),
+    }
+}
+
+/// The domain of the lanes' moduli, or `None` where [`Lanes8`] refuses them.
+fn domain<L: Limb>(token: Avx512Ifma, lanes: &[Residue<L>], pow: bool) -> Option<Lanes8> {
+    let ws: Vec<Words> = lanes.iter().map(|x| words(x.modulus())).collect();
+    let ms: Vec<LaneModulus<'_>> = ws
+        .iter()
+        .map(|w| LaneModulus {
+            n: &w.n,
+            n0: w.n0,
+            r1: &w.r1,
+            reduction: w.reduction,
+        })
+        .collect();
+    if pow {
+        Lanes8::for_pow(token, &ms).ok()
+    } else {
+        Lanes8::new(token, &ms).ok()
+    }
+}
+
+/// The Montgomery forms of the lanes, as 64-bit words.
+fn values<L: Limb>(xs: &[Residue<L>]) -> Vec<Zeroizing<Vec<u64>>> {
+    xs.iter()
+        .map(|x| Zeroizing::new(x.montgomery_limbs().iter().map(|w| w.to_u64()).collect()))
+        .collect()
+}
+
+/// The residues of the lanes' results (Montgomery forms below each modulus' bound).
+fn residues<L: Limb>(lanes: &[Residue<L>], outs: Vec<Vec<u64>>) -> Vec<Residue<L>> {
+    lanes
+        .iter()
+        .zip(outs)
+        .map(|(x, out)| {
+            let out = Zeroizing::new(out);
+            let v = out.iter().map(|&w| L::from_u64(w)).collect();
+            match Residue::from_montgomery(x.modulus(), v) {
+                Ok(r) => r,
+                Err(e) => unreachable!("amm52x8-ifma finishes below the bound: {e}"),
+            }
+        })
+        .collect()
+}
+
+impl<L: Limb> Engine<L> for Mb8 {
+    fn mul(&self, a: &[Residue<L>], b: &[Residue<L>]) -> Vec<Residue<L>> {
+        let dom = Avx512Ifma::new().and_then(|t| domain(t, a, false));
+        let Some(dom) = dom else {
+            return Sequential.mul(a, b);
+        };
+        let (av, bv) = (values(a), values(b));
+        let ar: Vec<&[u64]> = av.iter().map(|x| x.as_slice()).collect();
+        let br: Vec<&[u64]> = bv.iter().map(|x| x.as_slice()).collect();
+        let mut outs = vec![Vec::new(); a.len()];
+        dom.mul(&ar, &br, &mut outs);
+        residues(a, outs)
+    }
+
+    fn pow(&self, bases: &[Residue<L>], exponents: &[&[u8]]) -> Vec<Residue<L>> {
+        let dom = Avx512Ifma::new().and_then(|t| domain(t, bases, true));
+        let Some(dom) = dom else {
+            return Sequential.pow(bases, exponents);
+        };
+        let bv = values(bases);
+        let br: Vec<&[u64]> = bv.iter().map(|x| x.as_slice()).collect();
+        let outs = mb8_exp::pow(&dom, &br, exponents, &mut ());
+        residues(bases, outs)
+    }
+}
