@@ -90,7 +90,8 @@ pub fn amm(
     unsafe { amm_unchecked(a, b, n, k0, d, out) }
 }
 
-/// [`amm`] after its checks.
+/// [`amm`] after its checks: the steps in blocks of [`BLOCK`] ([`steps`]), the
+/// remainder one at a time, then the carries.
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512 IFMA; `a`, `b`, `n`, `out` are `8 d` words,
@@ -105,60 +106,36 @@ unsafe fn amm_unchecked(
     out: &mut [u64],
 ) {
     let zero = _mm512_setzero_si512();
-    let load = |x: &[u64], j: usize| {
-        debug_assert!(8 * j + 8 <= x.len());
-        // SAFETY: every call has j < d, so 8 j + 8 <= 8 d, the length of each slice;
-        // loadu needs no alignment.
-        unsafe { _mm512_loadu_si512(x.as_ptr().add(8 * j).cast()) }
-    };
     // SAFETY: k0 is 8 words.
     let k0 = unsafe { _mm512_loadu_si512(k0.as_ptr().cast()) };
-    // The accumulator: step i's T_j is t[i + j]. Entries 0 .. d start at 0; entry
-    // i + d is first written (not added to) at step i.
+    // The accumulator, by absolute digit position: entries 0 .. d start at 0; entry
+    // p >= d is first written (not added to) by the step block that reaches it.
     let mut t = [MaybeUninit::<__m512i>::uninit(); 2 * MAX_DIGITS];
     for e in &mut t[..d] {
         e.write(zero);
     }
-    // Step i reads entries i .. i + d, written either before the loop (i + j < d) or at
-    // an earlier step (entry i + j was written fresh at step i + j - d < i); entry
-    // i + d is written before any read; entries d .. 2d are all written by the end.
-    for i in 0..d {
-        let bi = load(b, i);
-        let (a0, n0) = (load(a, 0), load(n, 0));
-        // SAFETY: entry i is initialised (above).
-        let t0 = _mm512_madd52lo_epu64(unsafe { t[i].assume_init() }, a0, bi);
-        let q = _mm512_madd52lo_epu64(zero, t0, k0);
-        // Lane values below the bound of the module doc: no lane overflows.
-        let carry = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(t0, n0, q));
-        let (mut pa, mut pn) = (a0, n0);
-        for j in 1..d {
-            let (aj, nj) = (load(a, j), load(n, j));
-            // SAFETY: entry i + j is initialised (above).
-            let mut x = unsafe { t[i + j].assume_init() };
-            if j == 1 {
-                x = _mm512_add_epi64(x, carry);
-            }
-            // The b_i terms first: they do not wait for q.
-            x = _mm512_madd52lo_epu64(x, aj, bi);
-            x = _mm512_madd52hi_epu64(x, pa, bi);
-            x = _mm512_madd52lo_epu64(x, nj, q);
-            x = _mm512_madd52hi_epu64(x, pn, q);
-            t[i + j].write(x);
-            (pa, pn) = (aj, nj);
-        }
-        let top = if d == 1 { carry } else { zero };
-        let top = _mm512_madd52hi_epu64(top, pa, bi);
-        t[i + d].write(_mm512_madd52hi_epu64(top, pn, q));
+    let ops = Operands { a, b, n, k0, d };
+    let mut i = 0;
+    while i + BLOCK <= d {
+        // SAFETY: the caller guarantees the CPU features and the lengths; entries
+        // below i + d are initialised (the previous blocks wrote up to i - 1 + d).
+        unsafe { steps::<BLOCK>(&ops, i, &mut t) };
+        i += BLOCK;
+    }
+    while i < d {
+        // SAFETY: as above.
+        unsafe { steps::<1>(&ops, i, &mut t) };
+        i += 1;
     }
     // The carries, lane by lane, digit by digit: the result is below 2^(52 d), so
     // nothing carries out of the top digit.
     let digit = _mm512_set1_epi64(DIGIT as i64);
     let mut c = zero;
     for j in 0..d {
-        // SAFETY: entries d .. 2d were written by the loop.
+        // SAFETY: the steps wrote every entry up to 2d - 1.
         let x = _mm512_add_epi64(unsafe { t[d + j].assume_init() }, c);
         c = _mm512_srli_epi64::<52>(x);
-        // SAFETY: as the loads above.
+        // SAFETY: j < d, so 8 j + 8 <= 8 d = out.len(); storeu needs no alignment.
         unsafe {
             _mm512_storeu_si512(
                 out.as_mut_ptr().add(8 * j).cast(),
@@ -171,6 +148,105 @@ unsafe fn amm_unchecked(
         e.write(zero);
     }
     core::hint::black_box(&t);
+}
+
+/// The steps [`amm_unchecked`] runs at once: each pass over the accumulator adds the
+/// products of `BLOCK` digits of b (and their q's), so the accumulator is loaded and
+/// stored once per `BLOCK` steps, and each position's sum is `4 BLOCK` multiply-adds
+/// in `BLOCK` independent chains. Measured: `docs/PERFORMANCE.md`, "amm52x8-ifma".
+const BLOCK: usize = 4;
+
+/// The operands of one product: digit-major values of `8 d` words, k0 as a vector.
+struct Operands<'a> {
+    a: &'a [u64],
+    b: &'a [u64],
+    n: &'a [u64],
+    k0: __m512i,
+    d: usize,
+}
+
+/// Steps i0 .. i0 + K of the module doc on the accumulator `t` (absolute digit
+/// positions). First the K q's, one after the other: position i0 + k gets the terms
+/// of the steps before it in this block (a triangle of K^2 / 2 digit products), the
+/// carry out of the position below, lo52(a_0 b_k); then q_k and its carry. Then one
+/// pass over positions p = i0 + K .. i0 + K + d, each adding all K steps' four halves
+/// at j = p - i0 - k (a_j, n_j read once per pass and kept in a window of registers;
+/// digits from d up are 0), the block's last carry at i0 + K.
+///
+/// # Safety
+/// The CPU has AVX-512F and AVX-512 IFMA; `ops` holds `8 d` words each; entries of
+/// `t` below i0 + d are initialised; i0 + K <= d; 2 d <= t.len().
+#[target_feature(enable = "avx512f,avx512ifma")]
+#[inline]
+unsafe fn steps<const K: usize>(ops: &Operands<'_>, i0: usize, t: &mut [MaybeUninit<__m512i>]) {
+    let Operands { a, b, n, k0, d } = *ops;
+    let zero = _mm512_setzero_si512();
+    let load = |x: &[u64], j: usize| {
+        if j < d {
+            // SAFETY: j < d, so 8 j + 8 <= 8 d, the length of each operand; loadu
+            // needs no alignment.
+            unsafe { _mm512_loadu_si512(x.as_ptr().add(8 * j).cast()) }
+        } else {
+            zero
+        }
+    };
+    let bk: [__m512i; K] = core::array::from_fn(|k| load(b, i0 + k));
+    let mut q = [zero; K];
+    let mut carry = zero;
+    for k in 0..K {
+        // SAFETY: i0 + k < d <= i0 + d: initialised.
+        let mut v = unsafe { t[i0 + k].assume_init() };
+        v = _mm512_madd52lo_epu64(v, load(a, 0), bk[k]);
+        // The earlier steps of the block at j = k - kk >= 1; their q terms last, the
+        // latest q last of all (the chain that waits for it is short).
+        for kk in 0..k {
+            v = _mm512_madd52lo_epu64(v, load(a, k - kk), bk[kk]);
+            v = _mm512_madd52hi_epu64(v, load(a, k - kk - 1), bk[kk]);
+        }
+        for kk in 0..k {
+            v = _mm512_madd52lo_epu64(v, load(n, k - kk), q[kk]);
+            v = _mm512_madd52hi_epu64(v, load(n, k - kk - 1), q[kk]);
+        }
+        v = _mm512_add_epi64(v, carry);
+        // q = lo52(v k0): only v's low 52 bits count.
+        q[k] = _mm512_madd52lo_epu64(zero, v, k0);
+        // Lane values below the bound of the module doc: no lane overflows.
+        carry = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(v, load(n, 0), q[k]));
+    }
+    // ca[k] = a_(p - i0 - k), cn likewise; ta, tn one further down.
+    let mut ca: [__m512i; K] = core::array::from_fn(|k| load(a, K - 1 - k));
+    let mut cn: [__m512i; K] = core::array::from_fn(|k| load(n, K - 1 - k));
+    for p in i0 + K..i0 + K + d {
+        let (ta, tn) = (ca[K - 1], cn[K - 1]);
+        for k in (1..K).rev() {
+            (ca[k], cn[k]) = (ca[k - 1], cn[k - 1]);
+        }
+        (ca[0], cn[0]) = (load(a, p - i0), load(n, p - i0));
+        let mut s: [__m512i; K] = [zero; K];
+        if p < i0 + d {
+            // SAFETY: entries below i0 + d are initialised.
+            s[0] = unsafe { t[p].assume_init() };
+        }
+        if p == i0 + K {
+            s[0] = _mm512_add_epi64(s[0], carry);
+        }
+        for k in 0..K {
+            let (pa, pn) = if k + 1 < K {
+                (ca[k + 1], cn[k + 1])
+            } else {
+                (ta, tn)
+            };
+            s[k] = _mm512_madd52lo_epu64(s[k], ca[k], bk[k]);
+            s[k] = _mm512_madd52hi_epu64(s[k], pa, bk[k]);
+            s[k] = _mm512_madd52lo_epu64(s[k], cn[k], q[k]);
+            s[k] = _mm512_madd52hi_epu64(s[k], pn, q[k]);
+        }
+        let mut x = s[0];
+        for &sk in &s[1..] {
+            x = _mm512_add_epi64(x, sk);
+        }
+        t[p].write(x);
+    }
 }
 
 /// `out[8 j + lane] = digit j of x` for j < d: the lane's 52-bit digits (x below
