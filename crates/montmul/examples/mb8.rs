@@ -4,7 +4,8 @@
 //! 1 ..= 8 (the engine's `MB8_MIN_LANES`). Variants alternate within each round;
 //! medians of the rounds.
 //!
-//! `cargo run --release -p montmul --example mb8 [rounds] [mul]` (`mul`: the products only)
+//! `cargo run --release -p montmul --example mb8 [rounds] [mul | even]` (`mul`: the
+//! products only; `even`: the break-even table only)
 
 #[cfg(target_arch = "x86_64")]
 fn main() {
@@ -24,6 +25,7 @@ mod imp {
     use montmul::arch::x86_64::avx512ifma::mb8::{LaneModulus, Lanes8, LANES};
     use montmul::arch::x86_64::avx512ifma::mb8_exp;
     use montmul::arch::Avx512Ifma;
+    use montmul::lanes::pow_lanes;
     use montmul::{Modulus, Residue};
 
     /// SplitMix64.
@@ -75,7 +77,7 @@ mod imp {
             .unwrap_or(5);
         let mut rng = Rng(0x3b8);
         println!("8-lane product (digit domain), per operation; one amm52-ifma product (words)");
-        println!("bits  d  bound(ns)  x8/op(ns)  ratio  one(ns)  one/x8op");
+        println!("bits  d  bound(ns)  x8/op(ns)  ratio  one(ns)  one/x8op  chained x8/op(ns)");
         for bits in [512usize, 1024, 2048, 3072, 4096, 8192] {
             let ms: Vec<Modulus<u64>> = (0..LANES).map(|_| modulus(&mut rng, bits)).collect();
             let lanes: Vec<LaneModulus<'_>> = ms
@@ -104,8 +106,15 @@ mod imp {
             // Short rounds (about 100 us), many of them: the median skips the rounds
             // another process interrupted.
             let iters = (400_000 / (d * d)).max(5);
-            let (mut x8, mut one) = (Vec::new(), Vec::new());
+            let (mut x8, mut one, mut chain) = (Vec::new(), Vec::new(), Vec::new());
+            let mut z = x.clone();
             for _ in 0..10 * rounds + 1 {
+                chain.push(
+                    time(iters, || {
+                        dom.amm(&z, &y, &mut out);
+                        core::mem::swap(&mut z, &mut out);
+                    }) / 8.0,
+                );
                 x8.push(
                     time(iters, || {
                         dom.amm(black_box(&x), black_box(&y), &mut out);
@@ -120,72 +129,135 @@ mod imp {
                 }));
             }
             let bound = (d * d) as f64 / 4.0 / 4.2;
-            let (x8, one) = (median(x8), median(one));
+            let (x8, one, chain) = (median(x8), median(one), median(chain));
             println!(
-                "{bits:>5} {d:>3} {bound:>9.1} {x8:>10.1} {:>6.2} {one:>8.1} {:>8.2}",
+                "{bits:>5} {d:>3} {bound:>9.1} {x8:>10.1} {:>6.2} {one:>8.1} {:>8.2} {chain:>8.1}",
                 x8 / bound,
                 one / x8
             );
         }
-        if std::env::args().nth(2).as_deref() == Some("mul") {
-            return;
+        println!();
+        println!("one product per lane with words in and out (domain built, digits in and");
+        println!("out: what a lanes engine would do) vs 8 products one by one, ns per batch");
+        println!(" bits  8-lane  8 x one  ratio");
+        for bits in [512usize, 1024, 2048, 4096] {
+            let (ms, a) = batch(&mut rng, bits);
+            let b: Vec<Residue<u64>> = a.iter().map(|x| x.square()).collect();
+            let lanes: Vec<LaneModulus<'_>> = ms.iter().map(lane).collect();
+            let ar: Vec<&[u64]> = a.iter().map(|x| x.montgomery_limbs()).collect();
+            let br: Vec<&[u64]> = b.iter().map(|x| x.montgomery_limbs()).collect();
+            let mut outs = vec![Vec::new(); LANES];
+            let mut o1 = vec![0u64; ms[0].limbs()];
+            let iters = (2_000_000 / (bits * bits / 1024)).max(5);
+            let (mut x8, mut seq) = (Vec::new(), Vec::new());
+            for _ in 0..10 * rounds + 1 {
+                x8.push(time(iters, || {
+                    let dom = Lanes8::new(token, &lanes).unwrap();
+                    dom.mul(black_box(&ar), &br, &mut outs);
+                }));
+                seq.push(time(iters, || {
+                    for ((m, x), y) in ms.iter().zip(&ar).zip(&br) {
+                        m.mont_mul(black_box(x), y, &mut o1);
+                    }
+                }));
+            }
+            let (l, q) = (median(x8), median(seq));
+            println!("{bits:>5} {l:>7.0} {q:>8.0} {:>6.2}", q / l);
+        }
+        match std::env::args().nth(2).as_deref() {
+            Some("mul") => return,
+            Some("even") => return break_even(token, &mut rng, rounds),
+            _ => {}
         }
         println!();
-        println!("pow, full-length exponents: k lanes on amm52x8-ifma vs k Residue::pow, us");
-        println!("bits  k  mb8(us)  seq(us)  seq/mb8");
-        for bits in [512usize, 1024, 1536, 2048, 3072, 4096, 8192] {
-            let ms: Vec<Modulus<u64>> = (0..LANES).map(|_| modulus(&mut rng, bits)).collect();
-            let bases: Vec<Residue<u64>> = ms
-                .iter()
-                .map(|m| Residue::from_be_bytes_reduced(m, &rng.bytes(bits / 8)))
-                .collect();
+        println!("pow, full-length exponents: 8 lanes through lanes::pow_lanes (Mb8) vs 8 x");
+        println!("Residue::pow (one timed, x 8); median and min of the rounds, us");
+        println!(" bits  mb8 med   min  8 pow med    min  seq/mb8 (med)");
+        for bits in [1024usize, 2048, 4096] {
+            let (ms, bases) = batch(&mut rng, bits);
             let exps: Vec<Vec<u8>> = (0..LANES).map(|_| rng.bytes(bits / 8)).collect();
-            let rounds = if bits >= 4096 { rounds.min(3) } else { rounds };
-            let seq_one = {
-                let mut v = Vec::new();
-                for _ in 0..rounds {
-                    v.push(time(1, || {
-                        black_box(bases[0].pow(black_box(&exps[0])));
-                    }));
-                }
-                median(v) / 1000.0
-            };
-            for k in [1usize, 2, 3, 4, 8] {
-                let (mut mb, mut seq) = (Vec::new(), Vec::new());
-                for _ in 0..rounds {
-                    mb.push(time(1, || {
-                        let lanes: Vec<LaneModulus<'_>> = ms[..k]
-                            .iter()
-                            .map(|m| LaneModulus {
-                                n: m.n(),
-                                n0: m.n0(),
-                                r1: m.r1(),
-                                reduction: m.reduction(),
-                            })
-                            .collect();
-                        let dom = Lanes8::for_pow(token, &lanes).unwrap();
-                        let b: Vec<&[u64]> =
-                            bases[..k].iter().map(|x| x.montgomery_limbs()).collect();
-                        let e: Vec<&[u8]> = exps[..k].iter().map(|e| e.as_slice()).collect();
-                        black_box(mb8_exp::pow(&dom, &b, &e, &mut ()));
-                    }));
-                    if k <= 2 || bits < 4096 {
-                        seq.push(time(1, || {
-                            for (x, e) in bases[..k].iter().zip(&exps) {
-                                black_box(x.pow(black_box(e)));
-                            }
-                        }));
-                    }
-                }
-                let mb = median(mb) / 1000.0;
-                // Large sizes: k sequential pows are k times one (measured above).
-                let seq = if seq.is_empty() {
-                    k as f64 * seq_one
-                } else {
-                    median(seq) / 1000.0
-                };
-                println!("{bits:>5} {k:>2} {mb:>8.0} {seq:>8.0} {:>8.2}", seq / mb);
+            let refs: Vec<&[u8]> = exps.iter().map(|e| e.as_slice()).collect();
+            let _ = ms;
+            let (mut mb, mut seq) = (Vec::new(), Vec::new());
+            for r in 0..rounds {
+                mb.push(
+                    time(1, || {
+                        black_box(pow_lanes(black_box(&bases), &refs).unwrap());
+                    }) / 1000.0,
+                );
+                seq.push(
+                    8.0 * time(1, || {
+                        black_box(bases[r % LANES].pow(black_box(&exps[r % LANES])));
+                    }) / 1000.0,
+                );
             }
+            let (mbm, mbl) = (
+                median(mb.clone()),
+                mb.iter().copied().fold(f64::MAX, f64::min),
+            );
+            let (sm, sl) = (
+                median(seq.clone()),
+                seq.iter().copied().fold(f64::MAX, f64::min),
+            );
+            println!(
+                "{bits:>5} {mbm:>8.0} {mbl:>5.0} {sm:>10.0} {sl:>6.0} {:>8.2}",
+                sm / mbm
+            );
         }
+        println!();
+        break_even(token, &mut rng, rounds);
+    }
+
+    /// The break-even table of [`main`].
+    fn break_even(token: Avx512Ifma, rng: &mut Rng, rounds: usize) {
+        println!("break-even lane count: one amm52x8-ifma pow (any 1..8 lanes: the unused");
+        println!("lanes are padded) / one Residue::pow, {SHORT}-byte exponents, medians of");
+        println!("short alternating rounds; Mb8 pays from the next whole lane count");
+        println!(" bits  mb8(us)  pow(us)  break-even");
+        for bits in [512usize, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192] {
+            let (ms, bases) = batch(rng, bits);
+            let exps: Vec<Vec<u8>> = (0..LANES).map(|_| rng.bytes(SHORT)).collect();
+            let refs: Vec<&[u8]> = exps.iter().map(|e| e.as_slice()).collect();
+            let lanes: Vec<LaneModulus<'_>> = ms.iter().map(lane).collect();
+            let limbs: Vec<&[u64]> = bases.iter().map(|x| x.montgomery_limbs()).collect();
+            let (mut mb, mut one) = (Vec::new(), Vec::new());
+            for r in 0..4 * rounds + 1 {
+                mb.push(
+                    time(1, || {
+                        let dom = Lanes8::for_pow(token, &lanes).unwrap();
+                        black_box(mb8_exp::pow(&dom, &limbs, &refs, &mut ()));
+                    }) / 1000.0,
+                );
+                one.push(
+                    time(1, || {
+                        black_box(bases[r % LANES].pow(black_box(&exps[r % LANES])));
+                    }) / 1000.0,
+                );
+            }
+            let (mb, one) = (median(mb), median(one));
+            println!("{bits:>5} {mb:>8.1} {one:>8.1} {:>10.2}", mb / one);
+        }
+    }
+
+    /// Exponent length of the break-even table: short runs, few preemptions.
+    const SHORT: usize = 16;
+
+    fn lane(m: &Modulus<u64>) -> LaneModulus<'_> {
+        LaneModulus {
+            n: m.n(),
+            n0: m.n0(),
+            r1: m.r1(),
+            reduction: m.reduction(),
+        }
+    }
+
+    /// Eight random moduli of `bits` bits and a random base in each.
+    fn batch(rng: &mut Rng, bits: usize) -> (Vec<Modulus<u64>>, Vec<Residue<u64>>) {
+        let ms: Vec<Modulus<u64>> = (0..LANES).map(|_| modulus(rng, bits)).collect();
+        let bases = ms
+            .iter()
+            .map(|m| Residue::from_be_bytes_reduced(m, &rng.bytes(bits / 8)))
+            .collect();
+        (ms, bases)
     }
 }

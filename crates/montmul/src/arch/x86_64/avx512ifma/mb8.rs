@@ -178,6 +178,8 @@ struct Operands<'a> {
 /// `t` below i0 + d are initialised; i0 + K <= d; 2 d <= t.len().
 #[target_feature(enable = "avx512f,avx512ifma")]
 #[inline]
+// The loops run over digit positions, which index several arrays and enter arithmetic.
+#[allow(clippy::needless_range_loop)]
 unsafe fn steps<const K: usize>(ops: &Operands<'_>, i0: usize, t: &mut [MaybeUninit<__m512i>]) {
     let Operands { a, b, n, k0, d } = *ops;
     let zero = _mm512_setzero_si512();
@@ -547,4 +549,59 @@ fn double_mod(x: &mut [u64], n: &[u64]) {
         carry = next;
     }
     crate::ct::reduce_once(x, carry, n);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scattering a lane's words into digits and gathering them back gives the words,
+    /// and the digits are the value's 52-bit digits; the shift is a shift.
+    #[test]
+    fn lanes_round_trip_and_shift() {
+        let mut seed = 0x5eed_u64;
+        for s in [1usize, 2, 8, 13, 16, 17, 64, 129] {
+            let d = (64 * s).div_ceil(52);
+            let mut z = vec![0u64; 8 * d];
+            let xs: Vec<Vec<u64>> = (0..LANES)
+                .map(|l| {
+                    (0..s)
+                        .map(|_| {
+                            seed = seed.rotate_left(17).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 3;
+                            [u64::MAX, seed, 1 << 63 | 1][l % 3]
+                        })
+                        .collect()
+                })
+                .collect();
+            for (l, x) in xs.iter().enumerate() {
+                scatter_lane(x, l, d, &mut z);
+            }
+            assert!(z.iter().all(|&g| g <= DIGIT));
+            for (l, x) in xs.iter().enumerate() {
+                let bit = |p: usize| x.get(p / 64).map_or(0, |w| (w >> (p % 64)) & 1);
+                // Digit j is bits 52 j .. 52 j + 52.
+                for j in 0..d {
+                    let want = (0..52).fold(0, |v, b| v | bit(52 * j + b) << b);
+                    assert_eq!(z[8 * j + l], want, "{s} limbs, lane {l}, digit {j}");
+                }
+                let mut words = vec![0u64; 13 * d.div_ceil(16)];
+                gather_lane(&z, l, d, &mut words);
+                assert_eq!(&words[..s], &x[..]);
+                assert!(words[s..].iter().all(|&w| w == 0));
+                for e in [0u32, 1, 12, 63, 64, 100, 127] {
+                    let mut out = vec![0u64; s + 2];
+                    shl(x, e, &mut out);
+                    for p in 0..64 * (s + 2) {
+                        let got = (out[p / 64] >> (p % 64)) & 1;
+                        let want = if p >= e as usize {
+                            bit(p - e as usize)
+                        } else {
+                            0
+                        };
+                        assert_eq!(got, want, "{s} limbs, shift {e}, bit {p}");
+                    }
+                }
+            }
+        }
+    }
 }
