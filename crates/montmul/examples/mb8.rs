@@ -4,8 +4,8 @@
 //! 1 ..= 8 (the engine's `MB8_MIN_LANES`). Variants alternate within each round;
 //! medians of the rounds.
 //!
-//! `cargo run --release -p montmul --example mb8 [rounds] [mul | even]` (`mul`: the
-//! products only; `even`: the break-even table only)
+//! `cargo run --release -p montmul --example mb8 [rounds] [mul | pow | even]` (`mul`:
+//! the products only; `pow`, `even`: the products, then that table only)
 
 #[cfg(target_arch = "x86_64")]
 fn main() {
@@ -50,6 +50,24 @@ mod imp {
         b[0] |= 0x80;
         *b.last_mut().unwrap() |= 1;
         Modulus::from_be_bytes(&b).unwrap()
+    }
+
+    /// This thread's CPU time in ns (Linux `schedstat`; its clock may lag the last
+    /// scheduler tick, so only for runs of many milliseconds), or `None` elsewhere.
+    fn cpu_ns() -> Option<f64> {
+        let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+        s.split_whitespace().next()?.parse().ok()
+    }
+
+    /// CPU nanoseconds of one call of `f` (wall time where `cpu_ns` is missing).
+    fn cpu_time(mut f: impl FnMut()) -> f64 {
+        match cpu_ns() {
+            Some(t0) => {
+                f();
+                cpu_ns().unwrap_or(t0) - t0
+            }
+            None => time(1, f),
+        }
     }
 
     fn median(mut v: Vec<f64>) -> f64 {
@@ -167,45 +185,52 @@ mod imp {
         match std::env::args().nth(2).as_deref() {
             Some("mul") => return,
             Some("even") => return break_even(token, &mut rng, rounds),
+            Some("pow") => return full_pow(&mut rng, rounds),
             _ => {}
         }
         println!();
-        println!("pow, full-length exponents: 8 lanes through lanes::pow_lanes (Mb8) vs 8 x");
-        println!("Residue::pow (one timed, x 8); median and min of the rounds, us");
-        println!(" bits  mb8 med   min  8 pow med    min  seq/mb8 (med)");
-        for bits in [1024usize, 2048, 4096] {
-            let (ms, bases) = batch(&mut rng, bits);
-            let exps: Vec<Vec<u8>> = (0..LANES).map(|_| rng.bytes(bits / 8)).collect();
-            let refs: Vec<&[u8]> = exps.iter().map(|e| e.as_slice()).collect();
-            let _ = ms;
-            let (mut mb, mut seq) = (Vec::new(), Vec::new());
-            for r in 0..rounds {
-                mb.push(
-                    time(1, || {
-                        black_box(pow_lanes(black_box(&bases), &refs).unwrap());
-                    }) / 1000.0,
-                );
-                seq.push(
-                    8.0 * time(1, || {
-                        black_box(bases[r % LANES].pow(black_box(&exps[r % LANES])));
-                    }) / 1000.0,
-                );
-            }
-            let (mbm, mbl) = (
-                median(mb.clone()),
-                mb.iter().copied().fold(f64::MAX, f64::min),
-            );
-            let (sm, sl) = (
-                median(seq.clone()),
-                seq.iter().copied().fold(f64::MAX, f64::min),
-            );
-            println!(
-                "{bits:>5} {mbm:>8.0} {mbl:>5.0} {sm:>10.0} {sl:>6.0} {:>8.2}",
-                sm / mbm
-            );
-        }
+        full_pow(&mut rng, rounds);
         println!();
         break_even(token, &mut rng, rounds);
+    }
+
+    /// The full-length table of [`main`].
+    fn full_pow(rng: &mut Rng, rounds: usize) {
+        println!("pow, full-length exponents: 8 lanes through lanes::pow_lanes (Mb8) vs 8 x");
+        println!("Residue::pow (8 timed together); median and min of the rounds, us, wall");
+        println!("time and this thread's CPU time (schedstat: runs preempted on a busy machine)");
+        println!(
+            " bits  mb8 med   min  8 pow med    min  seq/mb8 (med) | cpu: mb8  8 pow  seq/mb8"
+        );
+        for bits in [1024usize, 2048, 4096] {
+            let (_, bases) = batch(rng, bits);
+            let exps: Vec<Vec<u8>> = (0..LANES).map(|_| rng.bytes(bits / 8)).collect();
+            let refs: Vec<&[u8]> = exps.iter().map(|e| e.as_slice()).collect();
+            let (mut mb, mut seq, mut mbc, mut seqc) = (vec![], vec![], vec![], vec![]);
+            let mut lanes = || {
+                black_box(pow_lanes(black_box(&bases), &refs).unwrap());
+            };
+            let mut one_by_one = || {
+                for (x, e) in bases.iter().zip(&exps) {
+                    black_box(x.pow(black_box(e)));
+                }
+            };
+            for _ in 0..rounds {
+                mb.push(time(1, &mut lanes) / 1000.0);
+                seq.push(time(1, &mut one_by_one) / 1000.0);
+                mbc.push(cpu_time(&mut lanes) / 1000.0);
+                seqc.push(cpu_time(&mut one_by_one) / 1000.0);
+            }
+            let min = |v: &[f64]| v.iter().copied().fold(f64::MAX, f64::min);
+            let (mbl, sl) = (min(&mb), min(&seq));
+            let (mbm, sm) = (median(mb), median(seq));
+            let (mbc, seqc) = (median(mbc), median(seqc));
+            println!(
+                "{bits:>5} {mbm:>8.0} {mbl:>5.0} {sm:>10.0} {sl:>6.0} {:>8.2}      | {mbc:>8.0} {seqc:>6.0} {:>6.2}",
+                sm / mbm,
+                seqc / mbc
+            );
+        }
     }
 
     /// The break-even table of [`main`].
