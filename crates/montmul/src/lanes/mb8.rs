@@ -15,12 +15,13 @@ use zeroize::Zeroizing;
 
 /// The fewest lanes for which [`Mb8`] runs an exponentiation batch, by the moduli's limb
 /// count: rows `(up to this many limbs, from this many lanes)`, in order; limb counts
-/// past the last row (above 6144 bits), or below 8 limbs (512 bits), stay sequential.
+/// past the last row (above 4096 bits), or below 8 limbs (512 bits), stay sequential.
 /// Measured with the example `mb8` (`docs/PERFORMANCE.md`, "amm52x8-ifma"): one
 /// 8-lane exponentiation costs as much as 3.5 single ones at 512 bits, 4.2 at 768,
-/// 5.0 at 1024, 6.9 at 1536, 7.0-7.4 at 2048-6144 and 9.2 at 8192, so below these
-/// counts (rounded up past ties) the jobs one by one are faster.
-pub(super) const MB8_MIN_LANES: [(usize, usize); 5] = [(8, 4), (12, 5), (16, 6), (24, 7), (96, 8)];
+/// 4.9 at 1024, 6.8 at 1536, 6.8-7.4 at 2048-4096, and at 6144 bits 7.0 or 16 by the
+/// heap's placement, 8.6-9.5 at 8192; so below these counts (rounded up past ties) the
+/// jobs one by one are faster.
+pub(super) const MB8_MIN_LANES: [(usize, usize); 5] = [(8, 4), (12, 5), (16, 6), (24, 7), (64, 8)];
 
 /// The smallest limb count [`Mb8`] takes (512 bits).
 const MIN_LIMBS: usize = 8;
@@ -179,7 +180,9 @@ mod tests {
         assert!(!picked(&batch(8, 3, Reduction::Full)));
         assert!(!picked(&batch(32, 7, Reduction::Full)));
         assert!(picked(&batch(32, 8, Reduction::Full)));
-        // 8192 bits, one limb, and a mix of limb counts: sequential.
+        assert!(picked(&batch(64, 8, Reduction::Full)));
+        // 6144 and 8192 bits, one limb, and a mix of limb counts: sequential.
+        assert!(!picked(&batch(96, 8, Reduction::Full)));
         assert!(!picked(&batch(128, 8, Reduction::Full)));
         assert!(!picked(&batch(1, 8, Reduction::Full)));
         let mut mixed = batch(16, 7, Reduction::Full);
