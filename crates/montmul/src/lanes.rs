@@ -9,7 +9,7 @@
 //! operation, a server's queue of handshakes, [`crate::parallel::pow_batch`]) hand them
 //! over here, and the engine that runs a batch is chosen in one place (`engine`).
 //!
-//! Two engines exist. `Sequential` runs each lane through its own modulus' kernel, one
+//! Three engines exist. `Sequential` runs each lane through its own modulus' kernel, one
 //! after the other, so a batch of k jobs costs what k single operations cost and a
 //! batch of one costs what the single operation does (a multi-buffer engine must keep
 //! that promise for small batches too). `X2` takes a batch of exactly two
@@ -19,8 +19,11 @@
 //! operation, also through [`pow_x2`]. Its kernel covers 512 to 4096 bits per half; it
 //! is picked up to 32 digits (about 1600 bits per half, RSA-3072), where it measured
 //! faster than the two one after the other; above, a single product already keeps the
-//! core's issue busy and the pair measured no faster (`docs/PERFORMANCE.md`). Engines
-//! may differ in speed, never in results: every lane's result is what
+//! core's issue busy and the pair measured no faster (`docs/PERFORMANCE.md`). `Mb8`
+//! (`lanes/mb8.rs`) runs up to eight exponentiations of one size class on
+//! `amm52x8-ifma`, one per 64-bit lane, from the lane counts where that measured faster
+//! than one by one (`MB8_MIN_LANES`; up to 4096 bits). Engines may differ in speed,
+//! never in results: every lane's result is what
 //! [`Residue::try_mul`] or [`Residue::pow`] gives.
 //!
 //! Constant-time: as the single operations. [`pow_lanes`] is constant-time in each
@@ -31,6 +34,9 @@
 
 use crate::exp::Trace;
 use crate::{Error, Limb, Residue};
+
+#[cfg(target_arch = "x86_64")]
+mod mb8;
 
 /// The most lanes one call takes: eight 64-bit lanes of a 512-bit vector.
 pub const MAX_LANES: usize = 8;
@@ -81,13 +87,20 @@ impl<L: Limb> Engine<L> for X2 {
 }
 
 /// The engine for a batch whose lanes live in `lanes`' residues, by the moduli's size
-/// class and the CPU's capability tokens: [`X2`] for two lanes that [`fits_x2`],
-/// else [`Sequential`].
+/// class and the CPU's capability tokens: [`X2`] for two lanes that [`fits_x2`]; `Mb8`
+/// (`amm52x8-ifma`, `lanes/mb8.rs`) where it measured faster than one by one (from 4
+/// lanes at 512 bits, never for two); else [`Sequential`].
 fn engine<L: Limb>(lanes: &[Residue<L>]) -> &'static dyn Engine<L> {
-    match lanes {
-        [a, b] if fits_x2(a, b) => &X2,
-        _ => &Sequential,
+    if let [a, b] = lanes {
+        if fits_x2(a, b) {
+            return &X2;
+        }
     }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(mb8) = mb8::choose(lanes) {
+        return mb8;
+    }
+    &Sequential
 }
 
 /// `r` as a residue of 64-bit limbs, when `L` is `u64`.

@@ -99,6 +99,8 @@
 pub mod digits;
 pub mod exp;
 pub mod finish;
+pub mod mb8;
+pub mod mb8_exp;
 pub mod mul;
 pub mod sqr;
 pub mod x2;
