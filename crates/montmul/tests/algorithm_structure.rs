@@ -296,11 +296,7 @@ fn lazy_extremes<L: Limb>() {
                         } else {
                             exact_lazy(a, b, &n, rb)
                         };
-                        let got = if two_way {
-                            got % &n
-                        } else {
-                            got
-                        };
+                        let got = if two_way { got % &n } else { got };
                         assert_eq!(got, want, "{} n={n:x} a={a:x} b={b:x}", info.name);
                     }
                 }
