@@ -320,9 +320,11 @@ fn packed_word(p: usize, l: usize) -> usize {
 /// vectors 2t and 2t+1 packed into 16-bit words `dst[2 lanes t..2 lanes (t + 1)]`.
 fn pack(digits: &[u16], s: usize, lanes: usize, dst: &mut [u16]) {
     dst.fill(0);
-    for (i, &d) in digits.iter().enumerate() {
-        let (j, l) = (i % s, i / s);
-        dst[2 * lanes * (j / 2) + packed_word(j % 2, l)] = d;
+    // Digit l s + j, by lane and vector (no division per digit).
+    for (l, part) in digits.chunks(s).enumerate() {
+        for (j, &d) in part.iter().enumerate() {
+            dst[2 * lanes * (j / 2) + packed_word(j % 2, l)] = d;
+        }
     }
 }
 
@@ -330,20 +332,28 @@ fn pack(digits: &[u16], s: usize, lanes: usize, dst: &mut [u16]) {
 /// (`y` in every 16-bit word). Bound: every lane at most 2^17 - 2 before, so at most
 /// 2^32 - 1 after (module doc).
 #[inline(always)]
-unsafe fn muladd<V: Lanes>(u: &mut [V], base: usize, x: &[V], y: V) {
+unsafe fn muladd<V: Lanes>(u: &mut [V], base: usize, x: &[u16], y: V) {
     let s = u.len();
-    let mut idx = base;
-    // SAFETY: the caller enables V's target features; indices are bounds-checked.
+    let width = 2 * V::LANES;
+    // The vector index base + j, wrapped: each computed on its own, no chain.
+    let at = |j: usize| {
+        if base + j >= s {
+            base + j - s
+        } else {
+            base + j
+        }
+    };
+    // SAFETY: the caller enables V's target features; `load` checks its slice's
+    // length and the indices are bounds-checked.
     unsafe {
-        for (t, &pair) in x.iter().enumerate() {
-            let (lo, hi) = pair.mul16(y);
+        for (t, pair) in x.chunks_exact(width).enumerate() {
+            let (lo, hi) = V::load(pair).mul16(y);
             let (even, odd) = V::unpack16(lo, hi);
-            u[idx] = u[idx].add(even);
-            idx = if idx + 1 == s { 0 } else { idx + 1 };
+            let j = 2 * t;
+            u[at(j)] = u[at(j)].add(even);
             // An odd s pads the last pair with a zero vector: nothing to add.
-            if 2 * t + 1 < s {
-                u[idx] = u[idx].add(odd);
-                idx = if idx + 1 == s { 0 } else { idx + 1 };
+            if j + 1 < s {
+                u[at(j + 1)] = u[at(j + 1)].add(odd);
             }
         }
     }
@@ -357,18 +367,17 @@ unsafe fn muladd<V: Lanes>(u: &mut [V], base: usize, x: &[V], y: V) {
 #[inline(always)]
 unsafe fn propagate<V: Lanes>(u: &mut [V], base: usize, low: V) {
     let s = u.len();
-    let last = u[(base + s - 1) % s];
+    let last = u[if base == 0 { s - 1 } else { base - 1 }];
     // SAFETY: the caller enables V's target features; indices are bounds-checked.
     unsafe {
         // The wrap-around of j = s-1: its carries shifted up one lane.
         let mut incoming = last.high().lanes_up();
-        let mut idx = base;
-        for _ in 0..s {
-            let v = u[idx];
+        // Relative vectors 0, 1, .., s-1: u[base..], then u[..base].
+        let (below, from_base) = u.split_at_mut(base);
+        for v in from_base.iter_mut().chain(below) {
             let outgoing = v.high();
-            u[idx] = v.and(low).add(incoming);
+            *v = v.and(low).add(incoming);
             incoming = outgoing;
-            idx = if idx + 1 == s { 0 } else { idx + 1 };
         }
     }
 }
@@ -397,26 +406,26 @@ unsafe fn montgomery<V: Lanes>(a: &[u16], b: &[u16], n: &[u16], mu: u16, out: &m
     // SAFETY: the caller enables V's target features; every load and store is of a
     // chunk of exactly one vector's size, and indices are bounds-checked.
     unsafe {
-        let x: Vec<V> = xw.chunks_exact(2 * lanes).map(|c| V::load(c)).collect();
-        let m: Vec<V> = mw.chunks_exact(2 * lanes).map(|c| V::load(c)).collect();
         let low = V::splat(0xffff);
         // Lines 1-3.
         let mut u = vec![V::zero(); s];
-        for (i, &y_i) in b.iter().enumerate() {
-            let base = i % s;
+        // base = i mod s, kept without a division.
+        let mut base = 0;
+        for &y_i in b {
             // Lines 5-8: U += y_i X.
-            muladd(&mut u, base, &x, V::splat(u32::from(y_i) * 0x1_0001));
+            muladd(&mut u, base, xw, V::splat(u32::from(y_i) * 0x1_0001));
             // Line 9.
             propagate(&mut u, base, low);
             // Lines 10-11: u_0 <= 2^16 - 1, so u_0 * mu < 2^32.
             let q = (u[base].lane0() * mu) & 0xffff;
             // Lines 12-14: U += q M.
-            muladd(&mut u, base, &m, V::splat(q * 0x1_0001));
+            muladd(&mut u, base, mw, V::splat(q * 0x1_0001));
             // Line 15.
             propagate(&mut u, base, low);
             // Line 16: digit 0 is zero; the division by r is one lane shift down.
             debug_assert_eq!(u[base].lane0(), 0, "q * M cancels digit 0");
             u[base] = u[base].lanes_down();
+            base = if base + 1 == s { 0 } else { base + 1 };
         }
         // Lines 19-21: the rename, relative vector j is u[(K + j) mod s].
         for (j, zj) in z.chunks_exact_mut(lanes).enumerate() {
@@ -426,14 +435,18 @@ unsafe fn montgomery<V: Lanes>(a: &[u16], b: &[u16], n: &[u16], mu: u16, out: &m
     // Line 18: the sequential carry propagation over the lanes * s digits, in scalar
     // code.
     let mut carry = 0u32;
-    for i in 0..lanes * s {
-        // Digit i: lane i / s of relative vector i mod s. Each lane is at most
-        // 2^17 - 2 and the carry at most 2, so the sum fits.
-        let v = z[(i % s) * lanes + i / s] + carry;
-        if i < k {
-            out[i] = v as u16;
-        }
+    let z = &z;
+    let mut digits = (0..lanes).flat_map(|l| (0..s).map(move |j| z[j * lanes + l]));
+    // Digit i = l s + j: lane l of relative vector j. Each lane is at most 2^17 - 2 and
+    // the carry at most 2, so the sum fits.
+    for o in out.iter_mut() {
+        let v = digits.next().expect("lanes * s > K digits") + carry;
+        *o = v as u16;
         carry = v >> 16;
+    }
+    // Digits K and above: only their carry matters.
+    for d in digits {
+        carry = (d + carry) >> 16;
     }
     // The result is below 2M < r^K (seed 000 sec. 3), so no carry leaves the top and
     // digit K, the layout's extra one, is zero.
