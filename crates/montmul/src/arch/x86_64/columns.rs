@@ -31,6 +31,15 @@
 //! module's invariant, which holds for any lane count), so the sum is at most
 //! (2^17 - 2) + (2^16 - 1)^2 = 2^32 - 1.
 //!
+//! The passes. Alg. 2 reads and writes the whole accumulator five times a step (two
+//! multiply-adds, two carry saves, the shift of one vector). Here a step is two
+//! passes, with the same operations in the same order on every lane, so the same
+//! results: the carry save of line 9 fused with the multiply-add of q M (lines
+//! 12-14), and the carry save of line 15 and the shift of line 16 fused with the next
+//! step's multiply-add of y X (lines 5-8). q needs only the low 16 bits of lane 0 of
+//! U_(i mod s), which the carry save of line 9 does not change (lane 0 receives no
+//! carry), so it is taken before that pass, off its path.
+//!
 //! The accumulator needs K+1 digits (its value is below (3/4) r^(K+1)); s vectors of
 //! `LANES` lanes hold `LANES` s >= K+1 of them, so no carry leaves the top lane, as in
 //! the portable module's argument with 4 replaced by `LANES`.
@@ -382,6 +391,94 @@ unsafe fn propagate<V: Lanes>(u: &mut [V], base: usize, low: V) {
     }
 }
 
+/// Line 15 of one step and lines 12-14 of the next in one pass: the carry save of
+/// [`propagate`] on each vector, then `+= X_j * y` ([`muladd`]) on it, so the
+/// accumulator is read and written once. Every lane ends the same as after the two
+/// passes: (2^16 - 1) + (2^16 - 1) after the carry save, at most 2^32 - 1 after the add.
+#[inline(always)]
+unsafe fn propagate_muladd<V: Lanes>(u: &mut [V], base: usize, low: V, x: &[u16], y: V) {
+    let s = u.len();
+    let width = 2 * V::LANES;
+    let at = |j: usize| {
+        if base + j >= s {
+            base + j - s
+        } else {
+            base + j
+        }
+    };
+    // SAFETY: the caller enables V's target features; `load` checks its slice's
+    // length and the indices are bounds-checked.
+    unsafe {
+        // The wrap-around of j = s-1, read before the pass changes it.
+        let mut incoming = u[at(s - 1)].high().lanes_up();
+        for (t, pair) in x.chunks_exact(width).enumerate() {
+            let (lo, hi) = V::load(pair).mul16(y);
+            let (even, odd) = V::unpack16(lo, hi);
+            let j = 2 * t;
+            let v = u[at(j)];
+            u[at(j)] = v.and(low).add(incoming).add(even);
+            incoming = v.high();
+            // An odd s pads the last pair with a zero vector: nothing to add.
+            if j + 1 < s {
+                let v = u[at(j + 1)];
+                u[at(j + 1)] = v.and(low).add(incoming).add(odd);
+                incoming = v.high();
+            }
+        }
+    }
+}
+
+/// Lines 15-16 of step i and lines 5-8 of step i + 1 in one pass: the carry save of
+/// [`propagate`], the lane shift of `u[base]` (the division by r), and `+= X_j * y`
+/// on the accumulator renamed for step i + 1 (relative vector j is then
+/// `u[(base + 1 + j) mod s]`), each vector read and written once. Every lane ends as
+/// after the three passes: at most 2^17 - 2 after the carry save, 2^32 - 1 after the
+/// add.
+#[inline(always)]
+unsafe fn propagate_shift_muladd<V: Lanes>(u: &mut [V], base: usize, low: V, x: &[u16], y: V) {
+    let s = u.len();
+    let width = 2 * V::LANES;
+    let at = |j: usize| {
+        if base + j >= s {
+            base + j - s
+        } else {
+            base + j
+        }
+    };
+    // SAFETY: the caller enables V's target features; `load` checks its slice's
+    // length and the indices are bounds-checked.
+    unsafe {
+        // Step i's relative vector 0 and the wrap-around carry into it, read before
+        // the pass changes them.
+        let first = u[base];
+        let wrap = u[at(s - 1)].high().lanes_up();
+        let mut incoming = first.high();
+        // Step i + 1's relative vector j is step i's j + 1, except the last (s - 1),
+        // which is step i's vector 0 after its carry save and the shift.
+        let mut last = first.and(low).add(wrap);
+        debug_assert_eq!(last.lane0(), 0, "q * M cancels digit 0");
+        last = last.lanes_down();
+        let mut update = |j: usize, product: V| {
+            if j + 1 < s {
+                let v = u[at(j + 1)];
+                u[at(j + 1)] = v.and(low).add(incoming).add(product);
+                incoming = v.high();
+            } else {
+                u[base] = last.add(product);
+            }
+        };
+        for (t, pair) in x.chunks_exact(width).enumerate() {
+            let (lo, hi) = V::load(pair).mul16(y);
+            let (even, odd) = V::unpack16(lo, hi);
+            update(2 * t, even);
+            // An odd s pads the last pair with a zero vector: nothing to add.
+            if 2 * t + 1 < s {
+                update(2 * t + 1, odd);
+            }
+        }
+    }
+}
+
 /// Alg. 2 on vectors `V`: `out = a b r^-K mod n` in [0, 2n), K = `n.len()`, for
 /// a, b < 2n and r^K > 4n; mu = -n^-1 mod 2^16. The portable `columns` kernel's
 /// result, bit for bit.
@@ -411,20 +508,25 @@ unsafe fn montgomery<V: Lanes>(a: &[u16], b: &[u16], n: &[u16], mu: u16, out: &m
         let mut u = vec![V::zero(); s];
         // base = i mod s, kept without a division.
         let mut base = 0;
-        for &y_i in b {
-            // Lines 5-8: U += y_i X.
-            muladd(&mut u, base, xw, V::splat(u32::from(y_i) * 0x1_0001));
-            // Line 9.
-            propagate(&mut u, base, low);
-            // Lines 10-11: u_0 <= 2^16 - 1, so u_0 * mu < 2^32.
-            let q = (u[base].lane0() * mu) & 0xffff;
-            // Lines 12-14: U += q M.
-            muladd(&mut u, base, mw, V::splat(q * 0x1_0001));
-            // Line 15.
-            propagate(&mut u, base, low);
-            // Line 16: digit 0 is zero; the division by r is one lane shift down.
-            debug_assert_eq!(u[base].lane0(), 0, "q * M cancels digit 0");
-            u[base] = u[base].lanes_down();
+        // Lines 5-8 of step 0: U += y_0 X.
+        muladd(&mut u, base, xw, V::splat(u32::from(b[0]) * 0x1_0001));
+        for i in 0..k {
+            // Lines 10-11: u_0 is the low 16 bits of lane 0 of U_(i mod s), with or
+            // without line 9's carry save (lane 0 there receives none), so q is taken
+            // first, off the carry save's path. The low 16 bits' product is below 2^32.
+            let q = ((u[base].lane0() & 0xffff) * mu) & 0xffff;
+            // Line 9, then lines 12-14 (U += q M), in one pass.
+            propagate_muladd(&mut u, base, low, mw, V::splat(q * 0x1_0001));
+            if let Some(&y) = b.get(i + 1) {
+                // Lines 15-16, then lines 5-8 of step i + 1 (U += y_(i+1) X).
+                propagate_shift_muladd(&mut u, base, low, xw, V::splat(u32::from(y) * 0x1_0001));
+            } else {
+                // Line 15.
+                propagate(&mut u, base, low);
+                // Line 16: digit 0 is zero; the division by r is one lane shift down.
+                debug_assert_eq!(u[base].lane0(), 0, "q * M cancels digit 0");
+                u[base] = u[base].lanes_down();
+            }
             base = if base + 1 == s { 0 } else { base + 1 };
         }
         // Lines 19-21: the rename, relative vector j is u[(K + j) mod s].
