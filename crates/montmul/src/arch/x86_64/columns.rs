@@ -12,16 +12,16 @@
 //! one lane. Subtraction-less: R > 4M, values in [0, 2M), `Reduction::Lazy` only; the
 //! results are the portable `columns` kernel's, bit for bit.
 //!
-//! One source for the three widths: the trait [`Lanes`] names the dozen instructions
+//! One source for the three widths: the trait `Lanes` names the dozen instructions
 //! the algorithm needs (implemented for `__m128i`, `__m256i` and `__m512i`), and one
-//! generic function ([`montgomery`]) is the algorithm; each width is that function
+//! generic function (`montgomery`) is the algorithm; each width is that function
 //! compiled inside a wrapper that enables its target features.
 //!
 //! The multiply-and-add. The Cell's `mpyhhau` is a 16 x 16 -> 32-bit unsigned multiply
 //! with a 32-bit add. x86 has no unsigned 16-bit multiply-add into 32-bit lanes
 //! (`pmaddwd` is signed: a digit of 2^15 or more would be negative), so each product is
-//! taken in halves: `pmullw` and `pmulhuw` give the low and high 16 bits of eight (16,
-//! 32) 16 x 16 products per 128 bits, and `punpcklwd`/`punpckhwd` put the halves
+//! taken in halves: `pmullw` and `pmulhuw` give the low and high 16 bits of eight
+//! 16 x 16-bit products per 128 bits, and `punpcklwd`/`punpckhwd` put the halves
 //! together into 32-bit lanes. To use all eight 16-bit multipliers of each 128 bits,
 //! two multiplicand vectors X_(2t), X_(2t+1) are kept packed in one vector of 16-bit
 //! words (`pack`): the unpack of the low words gives X_(2t) y, that of the high words
