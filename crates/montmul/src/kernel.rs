@@ -211,7 +211,28 @@ macro_rules! portable_words {
     )*};
 }
 
-portable_words!(u8, u16);
+portable_words!(u8);
+
+impl PerWord for u16 {
+    fn kernels() -> &'static [&'static dyn Kernel<u16>] {
+        kernel_list![
+            #[cfg(target_arch = "x86_64")]
+            &arch::x86_64::columns::ColumnsSse2,
+            #[cfg(target_arch = "x86_64")]
+            &arch::x86_64::columns::ColumnsAvx2,
+            #[cfg(target_arch = "x86_64")]
+            &arch::x86_64::columns::ColumnsAvx512,
+        ]
+    }
+
+    fn auto(_: usize, _: Reduction) -> &'static dyn Kernel<u16> {
+        &algo::cios::Cios
+    }
+
+    fn masked_or(table: &[Vec<u16>], masks: &[u64], out: &mut [u16]) {
+        arch::generic::masked_or(table, masks, out);
+    }
+}
 
 impl PerWord for u32 {
     fn kernels() -> &'static [&'static dyn Kernel<u32>] {

@@ -13,7 +13,11 @@ fn variants<L: Limb>() -> Vec<(&'static dyn Kernel<L>, Reduction)> {
     let mut out = Vec::new();
     for &k in kernel::all::<L>() {
         let info = k.info();
-        if !info.words.contains(&L::BITS) || !(info.available)() {
+        if !info.words.contains(&L::BITS) {
+            continue;
+        }
+        if !(info.available)() {
+            eprintln!("{}: not on this CPU, skipped", info.name);
             continue;
         }
         for &r in info.reductions {

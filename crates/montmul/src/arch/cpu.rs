@@ -1,6 +1,6 @@
 //! CPU features as capability tokens, detected once.
 //!
-//! As in memchr's `arch` module: a token ([`Adx`], [`Avx2`], [`Avx512Ifma`]) is a value
+//! As in memchr's `arch` module: a token ([`Adx`], [`Avx2`], [`Avx512Ifma`], [`Avx512Bw`]) is a value
 //! of size zero that exists only when the CPU has the feature, so code that takes one
 //! needs no check of its own. [`Adx::new`] and the others ask the CPU once, cache the
 //! answer in an atomic, and from then on only read it; no kernel and no row detects
@@ -40,6 +40,7 @@ fn cached(state: &AtomicU8, detect: fn() -> bool) -> bool {
 static ADX: AtomicU8 = AtomicU8::new(UNKNOWN);
 static AVX2: AtomicU8 = AtomicU8::new(UNKNOWN);
 static AVX512_IFMA: AtomicU8 = AtomicU8::new(UNKNOWN);
+static AVX512_BW: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 /// Proof that the CPU has BMI2 (`mulx`, `shrx`) and ADX (`adcx`, `adox`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +79,19 @@ impl Avx512Ifma {
     }
 }
 
+/// Proof that the CPU has AVX-512F and AVX-512BW (16-bit lanes on 512 bits:
+/// `vpmullw`, `vpmulhuw`, `vpunpcklwd` on zmm).
+#[derive(Clone, Copy, Debug)]
+pub struct Avx512Bw(pub(in crate::arch) ());
+
+impl Avx512Bw {
+    /// The token, when this CPU has AVX-512F and AVX-512BW (detected once, then cached).
+    #[inline]
+    pub fn new() -> Option<Self> {
+        cached(&AVX512_BW, detect_avx512_bw).then_some(Avx512Bw(()))
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 fn detect_adx() -> bool {
     std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx")
@@ -92,6 +106,17 @@ fn detect_avx2() -> bool {
 fn detect_avx512_ifma() -> bool {
     std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512ifma")
+}
+
+#[cfg(target_arch = "x86_64")]
+fn detect_avx512_bw() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect_avx512_bw() -> bool {
+    false
 }
 
 #[cfg(not(target_arch = "x86_64"))]

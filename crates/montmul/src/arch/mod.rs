@@ -20,7 +20,7 @@ pub mod generic;
 pub mod x86_64;
 
 pub(crate) use cpu::assume_adx;
-pub use cpu::{Adx, Avx2, Avx512Ifma};
+pub use cpu::{Adx, Avx2, Avx512Bw, Avx512Ifma};
 
 #[cfg(target_arch = "x86_64")]
 pub use x86_64::adx::Mulx;

@@ -3,4 +3,5 @@
 pub mod adx;
 pub mod avx2;
 pub mod avx512ifma;
+pub mod columns;
 pub mod two_way;
