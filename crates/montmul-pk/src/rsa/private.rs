@@ -64,8 +64,10 @@ pub enum CrtHalves {
     Lockstep,
     /// One core, one half after the other ([`Residue::pow`] twice): the reference.
     OneByOne,
-    /// The two halves on two threads of rayon's pool ([`rayon::join`]), each one
-    /// [`Residue::pow`]: about half the latency where two cores are free, the same work.
+    /// The two halves on two threads, each one [`Residue::pow`]: the p half on a scoped
+    /// thread spawned for the call, the q half on the caller's. The same work, in less
+    /// time where a second core is free (0.6x of [`CrtHalves::Lockstep`] at 4096 bits
+    /// here; at 2048 bits the thread costs more than it saves: `docs/PERFORMANCE.md`).
     TwoThreads,
 }
 
@@ -174,7 +176,16 @@ impl RsaPrivateKey {
         let (m1, m2) = match self.crt_halves {
             CrtHalves::Lockstep => montmul::lanes::pow_x2(&yp, &self.dp, &yq, &self.dq)?,
             CrtHalves::OneByOne => (yp.pow(&self.dp), yq.pow(&self.dq)),
-            CrtHalves::TwoThreads => rayon::join(|| yp.pow(&self.dp), || yq.pow(&self.dq)),
+            CrtHalves::TwoThreads => std::thread::scope(|s| {
+                let p_half = s.spawn(|| yp.pow(&self.dp));
+                let m2 = yq.pow(&self.dq);
+                // A panic in the spawned half (none is possible: `pow` on residues of
+                // its own modulus) would be resumed here.
+                let m1 = p_half
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e));
+                (m1, m2)
+            }),
         };
         let m2_be = Zeroizing::new(m2.to_be_bytes());
         // h = qinv (m1 - m2) mod p.
