@@ -65,7 +65,8 @@ pub enum CrtHalves {
     /// One core, one half after the other ([`Residue::pow`] twice): the reference.
     OneByOne,
     /// The two halves on two threads, each one [`Residue::pow`]: the p half on a scoped
-    /// thread spawned for the call, the q half on the caller's. The same work, in less
+    /// thread spawned for the call (on the caller's too where no thread can be
+    /// started), the q half on the caller's. The same work, in less
     /// time where a second core is free (0.6x of [`CrtHalves::Lockstep`] at 4096 bits
     /// here; at 2048 bits the thread costs more than it saves: `docs/PERFORMANCE.md`).
     TwoThreads,
@@ -177,13 +178,17 @@ impl RsaPrivateKey {
             CrtHalves::Lockstep => montmul::lanes::pow_x2(&yp, &self.dp, &yq, &self.dq)?,
             CrtHalves::OneByOne => (yp.pow(&self.dp), yq.pow(&self.dq)),
             CrtHalves::TwoThreads => std::thread::scope(|s| {
-                let p_half = s.spawn(|| yp.pow(&self.dp));
+                // Where the system cannot start a thread, the p half runs here too.
+                let p_half = std::thread::Builder::new().spawn_scoped(s, || yp.pow(&self.dp));
                 let m2 = yq.pow(&self.dq);
-                // A panic in the spawned half (none is possible: `pow` on residues of
-                // its own modulus) would be resumed here.
-                let m1 = p_half
-                    .join()
-                    .unwrap_or_else(|e| std::panic::resume_unwind(e));
+                let m1 = match p_half {
+                    // A panic in the spawned half (none is possible: `pow` on residues
+                    // of its own modulus) would be resumed here.
+                    Ok(handle) => handle
+                        .join()
+                        .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                    Err(_) => yp.pow(&self.dp),
+                };
                 (m1, m2)
             }),
         };
