@@ -34,35 +34,7 @@ use zeroize::{Zeroize, Zeroizing};
 use crate::kernel::PowDomain;
 use crate::{Error, Limb, Modulus};
 
-/// One step of an exponentiation, as a [`Trace`] sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// A Montgomery squaring.
-    Sqr,
-    /// A Montgomery multiplication.
-    Mul,
-    /// A read of entry `index` of the precomputed table.
-    Read(usize),
-}
-
-/// Receives every step of an exponentiation.
-pub trait Trace {
-    /// Called once per step, in order.
-    fn step(&mut self, step: Step);
-}
-
-/// Ignores the steps (the production case: compiled away).
-impl Trace for () {
-    #[inline(always)]
-    fn step(&mut self, _: Step) {}
-}
-
-/// Records the steps.
-impl Trace for Vec<Step> {
-    fn step(&mut self, step: Step) {
-        self.push(step);
-    }
-}
+pub use crate::trace::{Step, Trace};
 
 /// The widest window [`ct_window`] and [`vartime_window`] choose.
 pub const MAX_WINDOW: u32 = 6;

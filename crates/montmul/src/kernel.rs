@@ -9,6 +9,7 @@
 
 use crate::algo;
 use crate::arch::{self, Avx2};
+use crate::trace::Trace;
 use crate::{dispatch, Error, Limb, Modulus, Reduction};
 
 /// What a kernel is, independent of the limb type it is instantiated for.
@@ -169,6 +170,32 @@ pub trait PerWord: Sized + 'static {
     fn masked_or(table: &[Vec<Self>], masks: &[u64], out: &mut [Self])
     where
         Self: Limb;
+
+    /// Whether [`PerWord::pow_pair`] runs `a` and `b` in lockstep (public: the moduli's
+    /// sizes, engines and the CPU). Only `u64` has a pair kernel (`amm52x2-ifma`); the
+    /// default is `false`.
+    fn pair_picked(a: &Modulus<Self>, b: &Modulus<Self>) -> bool
+    where
+        Self: Limb,
+    {
+        let _ = (a, b);
+        false
+    }
+
+    /// `a^ea` and `b^eb` (Montgomery form, each below its modulus' bound) in lockstep,
+    /// telling `trace` the steps of one exponentiation of the longer exponent's length,
+    /// where [`PerWord::pair_picked`]; `None` otherwise (the default).
+    fn pow_pair<T: Trace>(
+        a: (&Modulus<Self>, &[Self], &[u8]),
+        b: (&Modulus<Self>, &[Self], &[u8]),
+        trace: &mut T,
+    ) -> Option<(Vec<Self>, Vec<Self>)>
+    where
+        Self: Limb,
+    {
+        let _ = (a, b, trace);
+        None
+    }
 }
 
 /// The list of one limb type: the portable seed algorithms every limb type has, then
@@ -274,6 +301,23 @@ impl PerWord for u64 {
 
     fn masked_or(table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
         arch::masked_or(Avx2::new(), table, masks, out);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn pair_picked(a: &Modulus<u64>, b: &Modulus<u64>) -> bool {
+        arch::x86_64::avx512ifma::x2::picked(a, b)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn pow_pair<T: Trace>(
+        a: (&Modulus<u64>, &[u64], &[u8]),
+        b: (&Modulus<u64>, &[u64], &[u8]),
+        trace: &mut T,
+    ) -> Option<(Vec<u64>, Vec<u64>)> {
+        if !Self::pair_picked(a.0, b.0) {
+            return None;
+        }
+        arch::x86_64::avx512ifma::x2::pow_x2(a, b, trace)
     }
 }
 

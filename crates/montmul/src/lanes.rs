@@ -103,30 +103,13 @@ fn engine<L: Limb>(lanes: &[Residue<L>]) -> &'static dyn Engine<L> {
     &Sequential
 }
 
-/// `r` as a residue of 64-bit limbs, when `L` is `u64`.
-#[cfg(target_arch = "x86_64")]
-fn as_u64<L: Limb>(r: &Residue<L>) -> Option<&Residue<u64>> {
-    (r as &dyn core::any::Any).downcast_ref()
-}
-
-/// A residue of 64-bit limbs as `Residue<L>`, when `L` is `u64`.
-#[cfg(target_arch = "x86_64")]
-fn from_u64<L: Limb>(r: Residue<u64>) -> Option<Residue<L>> {
-    let any: Box<dyn core::any::Any> = Box::new(r);
-    any.downcast().ok().map(|r| *r)
-}
-
 /// Whether the pair `a`, `b` runs in lockstep on `amm52x2-ifma`: 64-bit limbs, both
 /// moduli on `amm52-ifma` with the same digit count, a CPU with AVX-512 IFMA, and a
 /// size where lockstep measured faster than one after the other (up to 32 digits,
-/// about 1600 bits per half: `x2::picked`). All public.
+/// about 1600 bits per half: `x2::picked`, through
+/// [`crate::kernel::PerWord::pair_picked`]). All public.
 fn fits_x2<L: Limb>(a: &Residue<L>, b: &Residue<L>) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if let (Some(a), Some(b)) = (as_u64(a), as_u64(b)) {
-        return crate::arch::x86_64::avx512ifma::x2::picked(a.modulus(), b.modulus());
-    }
-    let _ = (a, b);
-    false
+    L::pair_picked(a.modulus(), b.modulus())
 }
 
 /// `a^ea` and `b^eb` in lockstep where [`fits_x2`], else one after the other; the
@@ -140,22 +123,19 @@ fn pow_pair<L: Limb, T: Trace>(
     eb: &[u8],
     trace: &mut T,
 ) -> (Residue<L>, Residue<L>) {
-    #[cfg(target_arch = "x86_64")]
-    if let (true, Some(a), Some(b)) = (fits_x2(a, b), as_u64(a), as_u64(b)) {
-        let (ma, mb) = (a.modulus(), b.modulus());
-        let pair = crate::arch::x86_64::avx512ifma::x2::pow_x2(
-            (ma, a.montgomery_limbs(), ea),
-            (mb, b.montgomery_limbs(), eb),
-            trace,
-        );
-        // The values are below each modulus' bound, so `from_montgomery` accepts them.
-        let residues = pair.and_then(|(x, y)| {
-            let x = Residue::from_montgomery(ma, x).ok()?;
-            let y = Residue::from_montgomery(mb, y).ok()?;
-            Some((from_u64(x)?, from_u64(y)?))
-        });
-        if let Some(r) = residues {
-            return r;
+    let (ma, mb) = (a.modulus(), b.modulus());
+    let pair = L::pow_pair(
+        (ma, a.montgomery_limbs(), ea),
+        (mb, b.montgomery_limbs(), eb),
+        trace,
+    );
+    // The values are below each modulus' bound, so `from_montgomery` accepts them.
+    if let Some((x, y)) = pair {
+        if let (Ok(x), Ok(y)) = (
+            Residue::from_montgomery(ma, x),
+            Residue::from_montgomery(mb, y),
+        ) {
+            return (x, y);
         }
     }
     (a.pow_traced(ea, trace), b.pow_traced(eb, trace))

@@ -41,6 +41,7 @@ pub mod exp;
 #[doc(hidden)]
 pub mod kernel;
 mod thresholds;
+mod trace;
 
 // Internal layers, reachable (hidden) for the workspace's own tools and tests only:
 // `montmul tune` times the rows and thresholds, `montmul-gen` checks the committed
