@@ -438,6 +438,160 @@ fn public_key_and_thread_rows_are_measured() {
     }
 }
 
+/// Whether this CPU runs the vector kernel `name` (by its instruction-set suffix).
+fn cpu_runs(name: &str) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if name.ends_with("-sse2") {
+            return true;
+        }
+        if name.ends_with("-avx2") {
+            return std::arch::is_x86_feature_detected!("avx2");
+        }
+        if name.ends_with("-avx512") {
+            return std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw");
+        }
+    }
+    let _ = name;
+    false
+}
+
+/// The section `id`.
+fn section(data: &Value, id: &str) -> Value {
+    data["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == id)
+        .unwrap_or_else(|| panic!("section {id}"))
+        .clone()
+}
+
+/// Whether a sentence of section `s` contains `what`.
+fn says(s: &Value, what: &str) -> bool {
+    s["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f.as_str().unwrap().contains(what))
+}
+
+/// Seed 000 and 001 show the SIMD kernels this CPU runs, measured, and say so for the
+/// others; seed 001's instruction table holds montmul's counts, which equal the seed's
+/// formulas at n = 64 where the algorithm is the seed's.
+#[test]
+fn simd_kernels_and_instruction_counts_are_shown() {
+    let data = data();
+    let s0 = section(&data, "seed000");
+    let s1 = section(&data, "seed001");
+    for s in [&s0, &s1] {
+        for line in s["not_built"].as_array().unwrap() {
+            let line = line.as_str().unwrap();
+            assert!(
+                !line.contains("SIMD") && !line.contains("count instructions"),
+                "{} still says: {line}",
+                s["id"]
+            );
+        }
+    }
+    // Seed 000: one column per column-wise kernel, measured where this CPU runs it.
+    for k in ["columns", "columns-sse2", "columns-avx2", "columns-avx512"] {
+        let col = column(&data, "seed000-table1", &format!("montmul {k}, w=16 (ns)"));
+        assert!(!col.is_empty());
+        if k == "columns" || cpu_runs(k) {
+            assert!(col.iter().all(|(_, v)| positive(v)), "{k}: {col:?}");
+            if k != "columns" {
+                let plot = &s0["plots"][0];
+                assert!(
+                    plot["series"].as_array().unwrap().iter().any(|x| x["name"]
+                        .as_str()
+                        .unwrap()
+                        .contains(&format!("cios / {k},"))
+                        && !x["points"].as_array().unwrap().is_empty()),
+                    "{k} in Fig. 2"
+                );
+            }
+        } else {
+            assert!(col.iter().all(|(_, v)| v.is_null()), "{k}: {col:?}");
+            assert!(says(&s0, &format!("{k} is left out")), "{k} left out");
+        }
+    }
+    assert!(!says(
+        &s0,
+        "which a scalar kernel cannot have: this comparison"
+    ));
+    // Seed 001: the 2-way SIMD kernels in the product table and the RSA rows.
+    for k in ["two-way-sse2", "two-way-avx2"] {
+        let product = table(&data, "seed001-products")["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r[0] == format!("2-way SIMD: {k}, w=32"))
+            .cloned();
+        let rsa = table(&data, "seed001-rsa2048-kernels")["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r[0] == format!("montmul {k}, w=32"))
+            .cloned();
+        if cpu_runs(k) {
+            let (p, r) = (product.expect(k), rsa.expect(k));
+            assert!(positive(&p[1]) && positive(&p[2]), "{k}: {p}");
+            assert!(positive(&r[2]) && positive(&r[3]), "{k}: {r}");
+        } else {
+            assert!(product.is_none() && rsa.is_none(), "{k} has no row");
+            assert!(says(&s1, &format!("{k} is left out")), "{k} left out");
+        }
+    }
+    if cpu_runs("two-way-sse2") {
+        assert!(!says(
+            &s1,
+            "runs its two streams on the scalar multiplier, not in SIMD lanes"
+        ));
+    }
+    // Seed 001's instruction counts: montmul's equal the seed's formulas at n = 64
+    // (2048 bits; 32 words at 64 bits) in the rows where the algorithm is the seed's.
+    let t = table(&data, "seed001-instructions");
+    let cols: Vec<&str> = t["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    let at = |row: &str, col: &str| {
+        let i = cols.iter().position(|c| *c == col).expect(col);
+        t["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r[0] == row)
+            .unwrap_or_else(|| panic!("row {row}"))[i]
+            .as_f64()
+    };
+    for (row, c32, c64) in [
+        ("short mul", 64.0, 32.0),
+        ("muladd", 128.0, 64.0),
+        ("muladdadd", 8064.0, 1984.0),
+    ] {
+        assert_eq!(at(row, "seed: classic 32-bit at n=64"), Some(c32));
+        assert_eq!(at(row, "montmul cios, w=32 (counted)"), Some(c32), "{row}");
+        assert_eq!(at(row, "seed: classic 64-bit at n=64"), Some(c64));
+        assert_eq!(at(row, "montmul cios, w=64 (counted)"), Some(c64), "{row}");
+    }
+    for (row, v) in [("SIMD muladd", 64.0), ("SIMD muladdadd", 4032.0)] {
+        assert_eq!(at(row, "seed: 2-way SIMD at n=64"), Some(v));
+        assert_eq!(at(row, "montmul two-way, w=32 (counted)"), Some(v), "{row}");
+    }
+    // The known extras of the 2-way kernel: mu b_0 once, the final correction.
+    assert_eq!(
+        at("short mul", "montmul two-way, w=32 (counted)"),
+        Some(129.0)
+    );
+    assert_eq!(at("add", "montmul two-way, w=32 (counted)"), Some(128.0));
+    assert!(says(&s1, "Counted on montmul's own code at n = 64"));
+}
+
 #[test]
 fn an_unrelated_directory_is_never_replaced() {
     let tmp = tempfile::tempdir().unwrap();

@@ -9,7 +9,9 @@
 //! - [`algo`]: one module per seed algorithm;
 //! - [`Auto`], the kernel that picks, and its [`Thresholds`];
 //! - [`exp`]: the fixed-window and sliding-window exponentiations with their
-//!   [`exp::Trace`] and [`exp::Ladder`].
+//!   [`exp::Trace`] and [`exp::Ladder`];
+//! - [`Counted`], a machine word that counts the operations a portable kernel executes
+//!   ([`count_product`]), for seed 001's instruction-count table.
 
 #[doc(inline)]
 pub use crate::algo;
@@ -27,3 +29,6 @@ pub use crate::dispatch::pick;
 /// The thresholds measured for this machine (`montmul tune` rewrites them).
 #[doc(hidden)]
 pub use crate::thresholds::TUNED;
+
+mod counted;
+pub use counted::{count, count_product, Counted, Counts};

@@ -7,10 +7,9 @@
 //! operations (montmul-pk beside OpenSSL, ring and the `rsa` crate) come from
 //! `montmul bench --pk`'s measurement ([`crate::bench_pk::time_op`]).
 //!
-//! A capability a section needs that is not built yet (the SIMD kernels of issue 17,
-//! instruction counting) is a line in [`Section::not_built`], never an empty or made-up
-//! number. Where such a capability lands, its rows plug in at the function named in
-//! that line.
+//! A capability a section needs that is not built yet is a line in
+//! [`Section::not_built`], never an empty or made-up number. A CPU-specific kernel this
+//! CPU cannot run is left out of its section with a sentence saying why ([`left_out`]).
 
 pub mod pk;
 pub mod seed000;
@@ -89,4 +88,24 @@ pub fn span(values: impl IntoIterator<Item = f64>) -> Option<(f64, f64)> {
         None => Some((v, v)),
         Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
     })
+}
+
+/// Why the CPU-specific kernel `name` at `L` limbs cannot run here, as a sentence for
+/// the section (the kernel left out, never a made-up number); `None` when it runs.
+pub fn left_out<L: montmul::Limb>(name: &str) -> Option<String> {
+    let feature = match name.rsplit('-').next() {
+        Some("sse2") => "SSE2",
+        Some("avx2") => "AVX2",
+        Some("avx512") => "AVX-512F and AVX-512BW",
+        _ => "the instructions it needs",
+    };
+    match montmul::lab::by_name::<L>(name) {
+        Ok(k) if (k.info().available)() => None,
+        Ok(_) => Some(format!(
+            "{name} is left out: this CPU lacks {feature}, so it has no number here."
+        )),
+        Err(_) => Some(format!(
+            "{name} is left out: montmul has it for x86-64 only ({feature}), not for this architecture."
+        )),
+    }
 }

@@ -1,23 +1,37 @@
 //! Seed 001 (`001_1b4cdf28a5f4f2c4.txt`, Bos, Montgomery, Shumow & Zaverucha, SAC
 //! 2013): the 2-way interleaved Montgomery multiplication against classic 32-bit and
-//! 64-bit code. The seed counts instructions and times RSA-2048; montmul times the
-//! product itself (ns and cycles at the measured clock) at 2048 bits, the RSA modulus,
-//! and RSA-2048 encryption and decryption per kernel ([`pk`]) beside GMP and OpenSSL on
-//! the same arithmetic, and as whole library operations beside OpenSSL, ring and the
-//! `rsa` crate.
+//! 64-bit code. The seed counts instructions and times RSA-2048. montmul counts the
+//! same categories of operations in its own classic (`cios` at w=32 and w=64) and 2-way
+//! (`two-way`) kernels by running them on a counting word ([`lab::Counted`]); it times
+//! the product itself (ns and cycles at the measured clock) at 2048 bits, the RSA
+//! modulus, with the 2-way kernel both portable and in SIMD lanes (`two-way-sse2`,
+//! `two-way-avx2`, where this CPU runs them), and RSA-2048 encryption and decryption
+//! per kernel ([`pk`]) beside GMP and OpenSSL on the same arithmetic, and as whole
+//! library operations beside OpenSSL, ring and the `rsa` crate.
 
+use montmul::encoding::{be_bytes_to_limbs, limbs_to_be_bytes_vartime};
+use montmul::lab::{self, Counts};
+use montmul::{Limb, Reduction};
 use montmul_peers::gmp::Exp;
 use montmul_peers::pk::PkOp;
+use montmul_peers::Inputs;
+use num_bigint::BigUint;
 
 use super::pk::{self, Arith, Op, Rsa};
-use super::{ratio, Ctx};
+use super::{left_out, ratio, Ctx};
 use crate::bench_pk;
 use crate::report::model::{Cell, Section, Table};
-use crate::report::timing::{k, label};
+use crate::report::timing::{k, label, Impl};
 use crate::CliError;
 
 /// The RSA modulus size of the seed's table.
 const BITS: u32 = 2048;
+
+/// The rows of GMP and OpenSSL at the end of the RSA table of [`rsa_here`].
+const PEERS: usize = 3;
+
+/// The seed's 2-way kernel on x86 vector units (32-bit limbs), where this CPU runs it.
+const SIMD_TWO_WAY: [&str; 2] = ["two-way-sse2", "two-way-avx2"];
 
 /// Runs the section.
 pub fn run(ctx: &mut Ctx<'_>) -> Result<Section, CliError> {
@@ -27,55 +41,41 @@ pub fn run(ctx: &mut Ctx<'_>) -> Result<Section, CliError> {
         "Seed 001: 2-way interleaved Montgomery multiplication (Bos, Montgomery, Shumow & Zaverucha)",
         Some("001_1b4cdf28a5f4f2c4.txt"),
     );
-    // The instruction-count table: the seed's formulas; montmul cannot count yet.
-    let ic = &seeds.seed001_instructions;
-    s.tables.push(Table {
-        id: "seed001-instructions".into(),
-        title: "Instruction counts per Montgomery multiplication of n words (the seed's formulas)"
-            .into(),
-        source: ic.source.clone(),
-        columns: [
-            "instruction",
-            "classic 32-bit",
-            "classic 64-bit",
-            "2-way SIMD 32-bit",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: ic
-            .rows
-            .iter()
-            .map(|r| {
-                vec![
-                    Cell::text(&r.instruction),
-                    Cell::text(&r.classic_32),
-                    Cell::text(&r.classic_64),
-                    Cell::text(&r.simd_2way_32),
-                ]
-            })
-            .collect(),
-    });
-    s.not_built.push(
-        "montmul cannot count instructions yet (no performance-counter or instrumented build): the montmul \
-         column of the instruction-count table is not built."
-            .into(),
-    );
+    instruction_counts(ctx, &mut s)?;
     // The products.
-    let impls = [
+    // The vector forms this CPU runs; the others are left out, saying why.
+    let simd: Vec<&'static str> = SIMD_TWO_WAY
+        .into_iter()
+        .filter(|n| match left_out::<u32>(n) {
+            None => true,
+            Some(why) => {
+                s.findings.push(why);
+                false
+            }
+        })
+        .collect();
+    let impls: Vec<Impl> = [
         k("cios", 32),
         k("cios", 64),
         k("two-way", 32),
         k("two-way", 64),
-    ];
+    ]
+    .into_iter()
+    .chain(simd.iter().map(|&n| k(n, 32)))
+    .collect();
     let t = ctx.timings.get(&impls, BITS)?;
     let ns = |n: &str, w: u32| t.get(&label(n, w)).copied().flatten();
     let cycles = |v: Option<f64>| v.zip(ctx.ghz).map(|(ns, ghz)| ns * ghz);
-    let names = [
-        ("classic 32-bit: cios, w=32", ns("cios", 32)),
-        ("classic 64-bit: cios, w=64", ns("cios", 64)),
-        ("2-way: two-way, w=32", ns("two-way", 32)),
-        ("2-way: two-way, w=64", ns("two-way", 64)),
+    let mut names = vec![
+        ("classic 32-bit: cios, w=32".to_string(), ns("cios", 32)),
+        ("classic 64-bit: cios, w=64".to_string(), ns("cios", 64)),
+        ("2-way: two-way, w=32".to_string(), ns("two-way", 32)),
+        ("2-way: two-way, w=64".to_string(), ns("two-way", 64)),
     ];
+    names.extend(
+        simd.iter()
+            .map(|&n| (format!("2-way SIMD: {n}, w=32"), ns(n, 32))),
+    );
     let two_way = ns("two-way", 32);
     s.tables.push(Table {
         id: "seed001-products".into(),
@@ -86,7 +86,7 @@ pub fn run(ctx: &mut Ctx<'_>) -> Result<Section, CliError> {
             .iter()
             .map(|(n, v)| {
                 vec![
-                    Cell::text(*n),
+                    Cell::text(n),
                     Cell::opt(*v),
                     Cell::opt(cycles(*v)),
                     Cell::opt(ratio(*v, two_way)),
@@ -94,16 +94,48 @@ pub fn run(ctx: &mut Ctx<'_>) -> Result<Section, CliError> {
             })
             .collect(),
     });
-    if let (Some(r32), Some(r64)) = (
+    // The fastest 2-way form at w=32, the vector ones included.
+    let fastest = ["two-way"]
+        .iter()
+        .chain(&simd)
+        .filter_map(|&n| ns(n, 32).map(|v| (n, v)))
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    if let (Some(r32), Some(r64), Some((fname, fns))) = (
         ratio(ns("cios", 32), two_way),
         ratio(ns("cios", 64), two_way),
+        fastest,
     ) {
+        let simd_part = if simd.is_empty() {
+            "No vector form runs on this CPU, so only the portable scalar two-way (its two streams interleaved, \
+             not in SIMD lanes) is measured."
+                .to_string()
+        } else {
+            let each: Vec<String> = simd
+                .iter()
+                .filter_map(|&n| {
+                    let v = ns(n, 32)?;
+                    Some(format!(
+                        "{n} {:.2}x and {:.2}x",
+                        ns("cios", 32)? / v,
+                        ns("cios", 64)? / v
+                    ))
+                })
+                .collect();
+            format!(
+                "The SIMD forms run the two streams in the lanes of pmuludq as the seed did; classic 32-bit and \
+                 classic 64-bit take, relative to each: {}. The fastest 2-way form is {fname}, {}.",
+                each.join("; "),
+                match ns("cios", 64) {
+                    Some(c) if c < fns => format!("and classic 64-bit code is {:.2}x faster than it", fns / c),
+                    Some(c) => format!("{:.2}x faster than classic 64-bit code", c / fns),
+                    None => String::new(),
+                }
+            )
+        };
         s.findings.push(format!(
             "The seed expects the 2-way kernel, from its multiplications alone, to be at most 2x faster than classic \
-             32-bit code and about 2x slower than classic 64-bit code. Here classic 32-bit takes {r32:.2}x the 2-way \
-             kernel's time and classic 64-bit {r64:.2}x: montmul's two-way is portable scalar code (its two streams \
-             are interleaved, not in SIMD lanes), so it keeps the seed's operation count without the seed's vector \
-             units."
+             32-bit code and about 2x slower than classic 64-bit code. Here classic 32-bit takes {r32:.2}x the time of \
+             the portable two-way (w=32) and classic 64-bit {r64:.2}x. {simd_part}"
         ));
     }
     // RSA-2048: the seed's cycles.
@@ -175,7 +207,10 @@ pub fn run(ctx: &mut Ctx<'_>) -> Result<Section, CliError> {
 /// arithmetic as GMP and OpenSSL ([`pk`]), and as whole library operations (montmul-pk
 /// beside OpenSSL, ring and the `rsa` crate, [`bench_pk::time_op`]).
 fn rsa_here(ctx: &mut Ctx<'_>, s: &mut Section) -> Result<(), CliError> {
-    let ariths = [
+    // montmul's rows first (the classic kernels at [0] and [1], the portable 2-way at
+    // w=32 at [2]), then the vector 2-way forms this CPU runs, then the default kernel;
+    // the three peers last ([`PEERS`]).
+    let mut ariths: Vec<(&str, Arith)> = vec![
         (
             "classic 32-bit",
             Arith::Kernel {
@@ -204,11 +239,19 @@ fn rsa_here(ctx: &mut Ctx<'_>, s: &mut Section) -> Result<(), CliError> {
                 word: 64,
             },
         ),
+    ];
+    ariths.extend(
+        SIMD_TWO_WAY
+            .into_iter()
+            .filter(|n| left_out::<u32>(n).is_none())
+            .map(|name| ("2-way SIMD", Arith::Kernel { name, word: 32 })),
+    );
+    ariths.extend([
         ("montmul's default", Arith::Default),
         ("GMP", Arith::Gmp(Exp::Sec)),
         ("GMP", Arith::Gmp(Exp::Plain)),
         ("OpenSSL", Arith::OpenSsl),
-    ];
+    ]);
     let key = Rsa::generate(BITS, 1)?;
     let ops = [Op::RsaPublic, Op::RsaPrivate];
     let list: Vec<Arith> = ariths.iter().map(|a| a.1).collect();
@@ -344,29 +387,59 @@ fn findings(
         }
     };
     // The seed's Xeon sets its classic code against the 2-way code; here classic 64-bit
-    // against 2-way at w=32, and classic 32-bit beside them.
-    if let (Some(c64e), Some(c64d), Some(c32d), Some(twd), Some(twe)) = (
+    // against the fastest 2-way form at w=32 (the vector ones included), and classic
+    // 32-bit beside them.
+    let two_way = (0..ariths.len())
+        .filter(|&i| {
+            matches!(ariths[i].1, Arith::Kernel { name, word: 32 } if name.starts_with("two-way"))
+        })
+        .filter_map(|i| at(i, Op::RsaPrivate).map(|v| (i, v)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i);
+    if let (Some(tw), Some(c64e), Some(c64d), Some(c32d)) = (
+        two_way,
         at(1, Op::RsaPublic),
         at(1, Op::RsaPrivate),
         at(0, Op::RsaPrivate),
-        at(2, Op::RsaPrivate),
-        at(2, Op::RsaPublic),
     ) {
+        let (twe, twd) = (at(tw, Op::RsaPublic), at(tw, Op::RsaPrivate));
+        let (twe, twd) = (twe.unwrap_or(f64::NAN), twd.unwrap_or(f64::NAN));
         let (re, rd) = (c64e / twe, c64d / twd);
         let agree = |r: f64, seed: Option<f64>| match seed {
             Some(x) if (r < 1.0) == (x < 1.0) => format!("agrees with the seed's Xeon ({x:.2})"),
             Some(x) => format!("does not agree with the seed's Xeon ({x:.2})"),
             None => String::new(),
         };
+        let simd = ariths[tw].0 == "2-way SIMD";
+        let lanes = if simd {
+            format!(
+                "The fastest 2-way form here is {}, which runs the two streams in SIMD lanes as the seed's code did{}.",
+                label(tw),
+                match at(2, Op::RsaPrivate) {
+                    Some(p) => format!(
+                        "; the portable two-way (w=32, the streams on the scalar multiplier) takes {:.2}x its \
+                         decryption time",
+                        p / twd
+                    ),
+                    None => String::new(),
+                }
+            )
+        } else {
+            format!(
+                "The fastest 2-way form here is the portable {}, which runs its two streams on the scalar \
+                 multiplier: no SIMD form was faster on this CPU.",
+                label(tw)
+            )
+        };
         s.findings.push(format!(
-            "Classic 64-bit ({}) takes {re:.2}x the 2-way kernel's time ({}) for RSA-{BITS} encryption and {rd:.2}x for \
-             decryption: on this x86-64 core the 64-bit code {} the 2-way kernel, which {} for decryption. Classic \
-             32-bit takes {:.2}x the 2-way kernel's decryption time. In the seed, the 2-way code beat the classic \
-             code at decryption on {} and lost on {}: it pays where two 32-bit products per SIMD instruction beat \
-             the scalar multiplier, and a 64x64->128 multiplier does the work of four 32x32->64 ones. montmul's \
-             two-way runs its two streams on the scalar multiplier, not in SIMD lanes.",
+            "Classic 64-bit ({}) takes {re:.2}x the time of the fastest 2-way kernel at w=32 ({}) for RSA-{BITS} \
+             encryption and {rd:.2}x for decryption: on this x86-64 core the 64-bit code {} the 2-way kernel, which {} \
+             for decryption. Classic 32-bit takes {:.2}x the 2-way kernel's decryption time. In the seed, the 2-way \
+             code beat the classic code at decryption on {} and lost on {}: it pays where two 32-bit products per \
+             SIMD instruction beat the scalar multiplier, and a 64x64->128 multiplier does the work of four \
+             32x32->64 ones. {lanes}",
             label(1),
-            label(2),
+            label(tw),
             if rd < 1.0 { "beats" } else { "loses to" },
             agree(rd, xeon("dec")),
             c32d / twd,
@@ -374,13 +447,15 @@ fn findings(
             platforms(|x| x <= 1.0),
         ));
     }
-    // montmul's best kernel against GMP and OpenSSL on the same halves.
-    let best = (0..5)
+    // montmul's best kernel against GMP and OpenSSL on the same halves: montmul's rows,
+    // then the peers' (GMP's mpz_powm_sec first).
+    let peers = ariths.len() - PEERS;
+    let best = (0..peers)
         .filter_map(|i| at(i, Op::RsaPrivate).map(|v| (i, v)))
         .min_by(|a, b| a.1.total_cmp(&b.1));
     if let Some((bi, bv)) = best {
         let mut parts = Vec::new();
-        for i in 5..ariths.len() {
+        for i in peers..ariths.len() {
             if let Some(v) = at(i, Op::RsaPrivate) {
                 parts.push(format!("{} {:.2}x", label(i), v / bv));
             }
@@ -411,7 +486,7 @@ fn findings(
             .map(|r| format!("{:.2}x on the {}", r.peer_cycles / r.cycles, r.platform))
             .collect();
         let here_gmp =
-            at(5, Op::RsaPrivate)
+            at(peers, Op::RsaPrivate)
                 .zip(at(2, Op::RsaPrivate))
                 .map_or(String::new(), |(g, t)| {
                     format!(
@@ -441,4 +516,223 @@ fn findings(
             }
         ));
     }
+}
+
+/// The seed's n for its instruction-count table: 2048 bits in 32-bit words.
+const N_WORDS: u64 = BITS as u64 / 32;
+
+/// A formula of the seed's instruction-count table at `n` words (the strings of the data
+/// file); `None` for an empty cell or a formula this evaluator does not know.
+fn formula(f: &str, n: u64) -> Option<u64> {
+    match f.trim() {
+        "n" => Some(n),
+        "n/2" => Some(n / 2),
+        "2n" => Some(2 * n),
+        "2n(n-1)" => Some(2 * n * (n - 1)),
+        "n(n/2-1)" => Some(n * (n / 2 - 1)),
+        "n(n-1)" => Some(n * (n - 1)),
+        _ => None,
+    }
+}
+
+/// One product of the 2048-bit modulus by the portable kernel `name` on the counting
+/// word at `L` limbs ([`lab::count_product`]), checked against num-bigint first.
+fn counted<L: Limb>(name: &str, inputs: &Inputs) -> Result<Counts, CliError>
+where
+    lab::Counted<L>: Limb,
+{
+    let limbs = |x: &[u8]| be_bytes_to_limbs::<L>(x);
+    let n = limbs(&inputs.n);
+    let (product, counts) = lab::count_product(
+        name,
+        Reduction::Full,
+        &n,
+        &limbs(&inputs.a),
+        &limbs(&inputs.b),
+    )?;
+    let big = BigUint::from_bytes_be;
+    let (nb, ab, bb) = (big(&inputs.n), big(&inputs.a), big(&inputs.b));
+    let r = BigUint::from(1u8) << (L::BITS as usize * n.len());
+    let got = big(&limbs_to_be_bytes_vartime(&product));
+    if got >= nb || (got * r) % &nb != (ab * bb) % &nb {
+        return Err(CliError(format!(
+            "the counted {name} at {}-bit limbs disagrees with num-bigint",
+            L::BITS
+        )));
+    }
+    Ok(counts)
+}
+
+/// The instruction-count table: the seed's formulas, their values at the seed's n, and
+/// montmul's counts of the same categories, measured by running its kernels on the
+/// counting word ([`lab::Counted`]).
+fn instruction_counts(ctx: &Ctx<'_>, s: &mut Section) -> Result<(), CliError> {
+    let ic = &ctx.seeds.seed001_instructions;
+    let inputs = Inputs::random(BITS, 0x5eed_0001);
+    let c32 = counted::<u32>("cios", &inputs)?;
+    let c64 = counted::<u64>("cios", &inputs)?;
+    let tw = counted::<u32>("two-way", &inputs)?;
+    // Each category's count, by the seed's row name. The portable two-way's scalar
+    // muladd and muladdadd are the two lanes of the seed's SIMD ones: shown in the
+    // SIMD rows as pairs (half the scalar count), beside the scalar count in the
+    // muladd rows.
+    let of = |c: &Counts, row: &str| -> Option<u64> {
+        match row {
+            "add" => Some(c.add),
+            "sub" => Some(c.sub),
+            "short mul" => Some(c.short_mul),
+            "muladd" => Some(c.muladd),
+            "muladdadd" => Some(c.muladdadd),
+            _ => None,
+        }
+    };
+    let pairs = |row: &str| match row {
+        "SIMD muladd" => Some(tw.muladd / 2),
+        "SIMD muladdadd" => Some(tw.muladdadd / 2),
+        _ => of(&tw, row),
+    };
+    let num = |v: Option<u64>| Cell::opt(v.map(|x| x as f64));
+    let mut rows: Vec<Vec<Cell>> = ic
+        .rows
+        .iter()
+        .map(|r| {
+            let simd_row = r.instruction.starts_with("SIMD");
+            vec![
+                Cell::text(&r.instruction),
+                Cell::text(&r.classic_32),
+                num(formula(&r.classic_32, N_WORDS)),
+                num(of(&c32, &r.instruction)),
+                Cell::text(&r.classic_64),
+                num(formula(&r.classic_64, N_WORDS)),
+                num(of(&c64, &r.instruction)),
+                Cell::text(&r.simd_2way_32),
+                num(formula(&r.simd_2way_32, N_WORDS)),
+                num(pairs(&r.instruction)),
+                if simd_row {
+                    Cell::text("not counted: intrinsics, not Limb operations")
+                } else {
+                    Cell::Missing
+                },
+            ]
+        })
+        .collect();
+    // What montmul executes that the seed's table has no row for.
+    rows.push(vec![
+        Cell::text("other: negation, and, or, xor, shifts (the final correction's masks; two-way also mu = -n0')"),
+        Cell::Missing,
+        Cell::Missing,
+        num(Some(c32.other)),
+        Cell::Missing,
+        Cell::Missing,
+        num(Some(c64.other)),
+        Cell::Missing,
+        Cell::Missing,
+        num(Some(tw.other)),
+        Cell::Missing,
+    ]);
+    s.tables.push(Table {
+        id: "seed001-instructions".into(),
+        title: format!(
+            "Instruction counts per Montgomery multiplication of n words: the seed's formulas, their values at \
+             n = {N_WORDS} ({BITS} bits), and montmul's counts"
+        ),
+        source: format!(
+            "formulas: {}; values at n = {N_WORDS} 32-bit words (the 64-bit column counts n/2 = {} 64-bit words, as \
+             the seed's formulas do); montmul: counted here by running one {BITS}-bit product of cios (w=32, w=64) and \
+             the portable two-way (w=32) on montmul::lab::Counted, a machine word that counts each operation it \
+             executes (mac with a constant-zero carry = muladd, other mac = muladdadd, adc = add, sbb = sub, \
+             wrapping_mul = short mul), each product checked against num-bigint; the two-way's SIMD rows are its scalar \
+             muladd(add)s in pairs, one per stream (its muladd rows hold the scalar counts); the SIMD kernels \
+             two-way-sse2 and two-way-avx2 use intrinsics, which the counting word does not see",
+            ic.source,
+            N_WORDS / 2
+        ),
+        columns: [
+            "instruction",
+            "seed: classic 32-bit",
+            "seed: classic 32-bit at n=64",
+            "montmul cios, w=32 (counted)",
+            "seed: classic 64-bit",
+            "seed: classic 64-bit at n=64",
+            "montmul cios, w=64 (counted)",
+            "seed: 2-way SIMD 32-bit",
+            "seed: 2-way SIMD at n=64",
+            "montmul two-way, w=32 (counted)",
+            "montmul two-way-sse2, two-way-avx2",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    });
+    // The sentence: where the counts equal the formulas, and what montmul adds.
+    type Col = fn(&crate::report::seeds::Seed001Instr) -> &str;
+    type Get<'a> = &'a dyn Fn(&str) -> Option<u64>;
+    let compare = |col: Col, get: Get<'_>| {
+        let (mut same, mut differ) = (Vec::new(), Vec::new());
+        for r in &ic.rows {
+            let (Some(want), Some(got)) = (formula(col(r), N_WORDS), get(&r.instruction)) else {
+                continue;
+            };
+            if want == got {
+                same.push(format!("{} {got}", r.instruction));
+            } else {
+                differ.push(format!("{} {got} against {want}", r.instruction));
+            }
+        }
+        (same, differ)
+    };
+    let kernels: [(&str, Col, Get<'_>, Counts); 3] = [
+        ("cios at w=32", |r| &r.classic_32, &|i| of(&c32, i), c32),
+        ("cios at w=64", |r| &r.classic_64, &|i| of(&c64, i), c64),
+        (
+            "the portable two-way at w=32",
+            |r| &r.simd_2way_32,
+            &pairs,
+            tw,
+        ),
+    ];
+    let mut parts = Vec::new();
+    for (who, col, get, c) in kernels {
+        let (same, differ) = compare(col, get);
+        // Counts in rows where the seed's column is empty.
+        let extra: Vec<String> = [("add", c.add), ("sub", c.sub)]
+            .into_iter()
+            .filter(|&(row, v)| {
+                v > 0
+                    && ic
+                        .rows
+                        .iter()
+                        .any(|r| r.instruction == row && formula(col(r), N_WORDS).is_none())
+            })
+            .map(|(row, v)| format!("{v} {row}"))
+            .collect();
+        let mut p = format!(
+            "{who} executes exactly the seed's {}",
+            if same.is_empty() {
+                "nothing".to_string()
+            } else {
+                same.join(", ")
+            }
+        );
+        if !differ.is_empty() {
+            p.push_str(&format!(" but {}", differ.join(", ")));
+        }
+        if !extra.is_empty() {
+            p.push_str(&format!(
+                ", and {} where the seed's column is empty",
+                extra.join(" and ")
+            ));
+        }
+        parts.push(p);
+    }
+    s.findings.push(format!(
+        "Counted on montmul's own code at n = {N_WORDS} ({BITS} bits): {}. The seed counts the loops only; the \
+         differences are the additions of the carries into the top words, the one short mul mu b_0 per product of \
+         the two-way kernel, and the final correction (the subtraction of n, or C = D - E and the masked C + M), \
+         which the counts include. The two-way kernel's muladd and muladdadd come in pairs, one per stream: the \
+         seed's SIMD lanes. The SIMD kernels two-way-sse2 and two-way-avx2 are not counted (intrinsics, not word \
+         operations).",
+        parts.join("; ")
+    ));
+    Ok(())
 }
