@@ -261,6 +261,29 @@ mod tests {
     }
 
     #[test]
+    fn a_corrupted_further_prime_exponent_or_coefficient_is_detected() {
+        let load = || {
+            RsaPrivateKey::from_pkcs8_pem(include_str!("../../tests/data/rsa2048-3primes.pem"))
+                .expect("the committed three-prime key")
+        };
+        let c = ciphertext(&load());
+        for which in 0..2 {
+            let mut key = load();
+            let other = &mut key.others[0];
+            match which {
+                0 => *other.d.last_mut().expect("d_3") ^= 2,
+                _ => other.t_r = other.t_r.square(),
+            }
+            assert_eq!(
+                key.decrypt_raw(&c, &mut OsRng),
+                Err(Error::FaultDetected),
+                "corruption {which}"
+            );
+        }
+        assert!(load().decrypt_raw(&c, &mut OsRng).is_ok());
+    }
+
+    #[test]
     fn the_blinding_pair_stays_consistent_over_refreshes() {
         let key = test_key();
         let c = ciphertext(&key);
