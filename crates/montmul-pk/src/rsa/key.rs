@@ -255,13 +255,17 @@ impl RsaPrivateKey {
             .map(|r| Modulus::<u64>::from_be_bytes(r))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|_| inconsistent.clone())?;
-        // d < n, and d e = 1 modulo r_i - 1 for every i.
-        let d_be = trim(d_be);
-        if d_be.len() > k {
+        // d as k bytes: bytes past k must be zero. Tested with masks, not trimmed, so that
+        // the number of d's leading zero bytes (secret for a generated key) decides no
+        // branch.
+        let (excess, d_low) = d_be.split_at(d_be.len().saturating_sub(k));
+        let excess_bits = excess.iter().fold(0u8, |acc, &b| acc | b);
+        if declassify(u64::from(excess_bits)) != 0 {
             return Err(inconsistent);
         }
-        let mut d = Zeroizing::new(vec![0u8; k - d_be.len()]);
-        d.extend_from_slice(d_be);
+        let mut d = Zeroizing::new(vec![0u8; k - d_low.len()]);
+        d.extend_from_slice(d_low);
+        // d < n, and d e = 1 modulo r_i - 1 for every i.
         let dl = limbs(&d);
         if declassify(ct::borrow_of_sub(&dl, &limbs(&public.n_be)[..])) != 1 {
             return Err(inconsistent);
