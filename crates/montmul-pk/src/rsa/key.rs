@@ -301,7 +301,7 @@ impl RsaPrivateKey {
         let qinv = Zeroizing::new(qinv_p.to_be_bytes_padded(len)?);
         let q_n = Residue::from_be_bytes_reduced(&public.n, &q);
         let mut others = Vec::with_capacity(rs.len());
-        for (((r, r_mod), d), prefix) in rs.into_iter().zip(r_mods).zip(ds).zip(&prefixes) {
+        for (((r, r_mod), d_i), prefix) in rs.into_iter().zip(r_mods).zip(ds).zip(&prefixes) {
             // t_i = (r_1 ... r_(i-1))^-1 mod r_i: none when r_i shares a factor with an
             // earlier prime.
             let t_r = Residue::from_limbs_reduced(&r_mod, prefix)
@@ -311,7 +311,7 @@ impl RsaPrivateKey {
             others.push(OtherPrime {
                 prefix_n: Residue::from_limbs_reduced(&public.n, prefix),
                 r,
-                d,
+                d: d_i,
                 t,
                 r_mod,
                 t_r,
