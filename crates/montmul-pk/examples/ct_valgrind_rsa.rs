@@ -38,8 +38,16 @@
 //!   X9.42 parameters, without and with q): the exponent secret, the shared secret
 //!   checked to be derived from it and equal to the unmarked key's.
 //!
-//! Key generation is not covered here (its prime search and rejection sampling retry in
-//! variable time by design; the keys kept go through the same arithmetic).
+//! - RSA with a three-prime key (the committed RSA-2048 one OpenSSL made): d and the
+//!   three primes secret as above, [`RsaPrivateKey::from_multi_prime_components`],
+//!   `decrypt_raw` with each [`CrtHalves`] mode, PKCS #1 v1.5 signing, OAEP decryption.
+//! - RSA-2048 key generation ([`RsaPrivateKey::generate`]) with an RNG that marks every
+//!   byte it gives secret, so that each candidate prime and each Miller-Rabin base is
+//!   secret from its draw: trial division, Miller-Rabin, the gcd(e, p - 1) and |p - q|
+//!   tests, d, dp, dq and qinv, the key's checks. A rejected candidate or key is public
+//!   by design: the library declassifies each verdict where it branches on it, and n
+//!   as the public key; no other branch may depend on a candidate. The key must decrypt
+//!   what its public key encrypts.
 //!
 //! ```text
 //! cargo build --release -p montmul-pk --features ct-valgrind --example ct_valgrind_rsa
@@ -458,16 +466,160 @@ fn dh_round(label: &str) -> usize {
     report(label, "DH ffdhe2048 and 1024-bit derive", checks, before)
 }
 
+/// The operating system's randomness with every byte it gives marked secret: key
+/// generation's candidates, from their first draw, and its Miller-Rabin bases.
+struct SecretRng;
+
+impl rand_core::RngCore for SecretRng {
+    fn next_u32(&mut self) -> u32 {
+        let mut b = [0u8; 4];
+        self.fill_bytes(&mut b);
+        u32::from_le_bytes(b)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        let mut b = [0u8; 8];
+        self.fill_bytes(&mut b);
+        u64::from_le_bytes(b)
+    }
+
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        OsRng.fill_bytes(dest);
+        secret(dest);
+    }
+
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand_core::Error> {
+        self.fill_bytes(dest);
+        Ok(())
+    }
+}
+
+impl rand_core::CryptoRng for SecretRng {}
+
+/// RSA-2048 key generation with every random byte secret: the prime search (trial
+/// division, Miller-Rabin, the gcd(e, p - 1) and |p - q| tests), d and the CRT numbers,
+/// the key's checks. A rejected candidate or key is public by design (its verdict is
+/// declassified by the library); n is declassified as the public key. The key must
+/// decrypt what its public key encrypts, the result carrying the marks.
+fn keygen_case(label: &str) -> usize {
+    let before = errors();
+    let key = RsaPrivateKey::generate(2048, &mut SecretRng).expect("generates");
+    let public_key = key.to_public_key();
+    assert_eq!(public_key.bits(), 2048, "{label}: key size");
+    let mut checks = 1;
+    let size = key.size();
+    for i in 0..2u8 {
+        let mut m = vec![0u8; size];
+        for (j, b) in m.iter_mut().enumerate().skip(1) {
+            *b = (j as u8).wrapping_mul(13).wrapping_add(i);
+        }
+        let c = public_key.encrypt_raw(&m).expect("encrypts");
+        let got = key.decrypt_raw(&c, &mut OsRng).expect("decrypts");
+        tainted(&got, label);
+        public(&got);
+        assert_eq!(&*got, &m[..], "{label}: the generated key");
+        checks += 1;
+    }
+    report(label, "RSA-2048 key generation", checks, before)
+}
+
+/// A three-prime key (the committed RSA-2048 one OpenSSL made) built from marked copies
+/// of d and its three primes ([`RsaPrivateKey::from_multi_prime_components`]), then raw
+/// decryption on edge and random values with each way of running the CRT halves,
+/// PKCS #1 v1.5 signing and OAEP decryption.
+fn multi_prime_case(label: &str) -> usize {
+    let pem = include_str!("../tests/data/rsa2048-3primes.pem");
+    let (_, der) = der::pem::decode_vec(pem.as_bytes()).expect("pem");
+    let info = pkcs8::PrivateKeyInfo::from_der(&der).expect("pkcs8");
+    let k = pkcs1::RsaPrivateKey::from_der(info.private_key).expect("pkcs1");
+    let n = k.modulus.as_bytes().to_vec();
+    let e = k.public_exponent.as_bytes().to_vec();
+    let d = k.private_exponent.as_bytes().to_vec();
+    let mut primes = vec![k.prime1.as_bytes().to_vec(), k.prime2.as_bytes().to_vec()];
+    for o in k.other_prime_infos.iter().flatten() {
+        primes.push(o.prime.as_bytes().to_vec());
+    }
+    assert_eq!(primes.len(), 3, "{label}: a three-prime key");
+    secret(&d[1..]);
+    for r in &primes {
+        secret(&r[1..r.len() - 1]);
+    }
+    let before = errors();
+    let refs: Vec<&[u8]> = primes.iter().map(|r| &r[..]).collect();
+    let mut key =
+        RsaPrivateKey::from_multi_prime_components(&n, &e, &d, &refs).expect("a consistent key");
+    let public_key = key.to_public_key();
+    let size = key.size();
+    let mut messages = vec![vec![0u8; size], {
+        let mut one = vec![0u8; size];
+        one[size - 1] = 1;
+        one
+    }];
+    let mut nm1 = n.clone();
+    nm1[size - 1] -= 1;
+    messages.push(nm1);
+    for i in 0..2u8 {
+        let mut m: Vec<u8> = (0..size).map(|j| (j as u8) ^ (i * 91)).collect();
+        m[0] = 0;
+        messages.push(m);
+    }
+    let mut checks = 0;
+    for how in [
+        CrtHalves::Lockstep,
+        CrtHalves::OneByOne,
+        CrtHalves::TwoThreads,
+    ] {
+        key.set_crt_halves(how);
+        for m in &messages {
+            let c = public_key.encrypt_raw(m).expect("encrypts");
+            let got = key.decrypt_raw(&c, &mut OsRng).expect("decrypts");
+            tainted(&got, label);
+            public(&got);
+            assert_eq!(&*got, m, "{label}: three-prime decrypt_raw, {how:?}");
+            checks += 1;
+        }
+    }
+    key.set_crt_halves(CrtHalves::Lockstep);
+    let sig = key
+        .sign_pkcs1v15::<Sha256>(b"message", &mut OsRng)
+        .expect("signs");
+    tainted(&sig, label);
+    public(&sig);
+    public_key
+        .verify_pkcs1v15::<Sha256>(b"message", &sig)
+        .expect("verifies");
+    let c = public_key
+        .encrypt_oaep::<Sha256>(&mut OsRng, b"three primes", b"")
+        .expect("encrypts");
+    let mut got = key
+        .decrypt_oaep::<Sha256>(&mut OsRng, &c, b"")
+        .expect("decrypts");
+    output_vec(&mut got, label);
+    assert_eq!(&got[..], b"three primes", "{label}: three-prime OAEP");
+    checks += 2;
+    report(
+        label,
+        "RSA-2048 three-prime raw decryption, signing and OAEP",
+        checks,
+        before,
+    )
+}
+
 /// Every case with the CPU features as `label` says.
 fn round(pem: &str, label: &str) -> usize {
-    rsa_round(pem, label) + dsa_round(label) + dh_round(label)
+    rsa_round(pem, label)
+        + multi_prime_case(label)
+        + keygen_case(label)
+        + dsa_round(label)
+        + dh_round(label)
 }
 
 fn main() {
     if under_valgrind() {
         println!(
-            "montmul-pk constant-time harness under valgrind: RSA d, p, q, the OAEP and \
-             PKCS #1 v1.5 blocks, DSA x and k, DH x marked undefined"
+            "montmul-pk constant-time harness under valgrind: RSA d, p, q (two and three \
+             primes), key generation's random bytes, the OAEP and PKCS #1 v1.5 blocks, DSA x \
+             and k, DH x marked undefined"
         );
     } else {
         println!("montmul-pk constant-time harness NOT under valgrind: only an oracle check");

@@ -14,11 +14,17 @@
 //! the candidate's bit length, its steps past `s` (where `n - 1 = 2^s d`) masked, as
 //! BoringSSL's `bn_miller_rabin_iteration` does, so that `s` does not leak. A composite
 //! is rejected as soon as that is known: rejected candidates are thrown away, and the
-//! time at which that happens says nothing about the prime finally kept.
+//! time at which that happens says nothing about the prime finally kept. Each verdict
+//! branched on (a small factor, a failed round, a base of 0, 1 or n - 1 drawn again) is
+//! computed in constant time and declassified ([`declassify`]) where it is tested, so
+//! that the valgrind harness, which marks the random candidates secret, sees no other
+//! branch on them.
 
 use montmul::{ct, encoding::be_bytes_to_limbs, Modulus, Residue};
 use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
+
+use crate::rsa::declassify;
 
 /// Trial division uses the odd primes below this bound.
 const SIEVE_LIMIT: usize = 2048;
@@ -100,8 +106,9 @@ pub(crate) fn is_probable_prime(
         let v = n.iter().fold(0u32, |acc, &b| (acc << 8) | u32::from(b));
         return small_is_prime_vartime(v);
     }
-    // From here n >= 2^32: larger than every small prime.
-    if n[n.len() - 1] & 1 == 0 || has_small_factor(n) {
+    // From here n >= 2^32: larger than every small prime. A small factor rejects the
+    // candidate: the verdict is public (declassified), the remainders are not.
+    if n[n.len() - 1] & 1 == 0 || declassify(has_small_factor(n)) == 1 {
         return false;
     }
     let Ok(m) = Modulus::<u64>::from_be_bytes(n) else {
@@ -132,10 +139,11 @@ fn small_is_prime_vartime(v: u32) -> bool {
     true
 }
 
-/// Whether an odd prime below 2048 divides `n` (`n` larger than all of them). Every
-/// remainder is computed in full, with multiplications only; the answer is branched on
-/// by the caller (a candidate with a small factor is thrown away).
-fn has_small_factor(n: &[u8]) -> bool {
+/// 1 when an odd prime below 2048 divides `n` (`n` larger than all of them), else 0.
+/// Every remainder is computed in full, with multiplications only; the answer is
+/// declassified and branched on by the caller (a candidate with a small factor is thrown
+/// away).
+fn has_small_factor(n: &[u8]) -> u64 {
     let mut any_zero = 0u64;
     for (&p, &recip) in SMALL_PRIMES.iter().zip(RECIPROCALS.iter()) {
         let p = u64::from(p);
@@ -148,7 +156,7 @@ fn has_small_factor(n: &[u8]) -> bool {
         // r == 0  <=>  (r | -r) has its top bit clear.
         any_zero |= ((r | r.wrapping_neg()) >> 63) ^ 1;
     }
-    any_zero == 1
+    any_zero
 }
 
 /// One Miller-Rabin round with a random base: `true` when n passes (probably prime).
@@ -165,10 +173,15 @@ fn miller_rabin_round(m: &Modulus<u64>, n: &[u8], rng: &mut impl CryptoRngCore) 
 
     let one = Residue::one(m);
     let minus_one = one.neg();
-    // A base in [2, n-2]: redraw the (public, random) values 0, 1 and n-1.
+    // A base in [2, n-2]: 64 random bits more than n has, reduced mod n in constant time
+    // (within 2^-64 of uniform; rejection sampling against n, as `Residue::random` does,
+    // would branch on the secret candidate), and the values 0, 1 and n-1 drawn again (the
+    // verdict declassified: it says nothing of n).
     let base = loop {
-        let b = Residue::random(m, rng);
-        if (b.ct_is_zero() | b.ct_eq(&one) | b.ct_eq(&minus_one)) == 0 {
+        let mut wide = Zeroizing::new(vec![0u8; n.len() + 8]);
+        rng.fill_bytes(&mut wide);
+        let b = Residue::from_be_bytes_reduced(m, &wide);
+        if declassify(b.ct_is_zero() | b.ct_eq(&one) | b.ct_eq(&minus_one)) == 0 {
             break b;
         }
     };
@@ -180,14 +193,14 @@ fn miller_rabin_round(m: &Modulus<u64>, n: &[u8], rng: &mut impl CryptoRngCore) 
     // squarings go on, masked, up to the bit length: their number does not show s.
     for j in 1..bits {
         let at_s = ct_eq_u64(j, s);
-        if at_s & (ok ^ 1) == 1 {
+        if declassify(at_s & (ok ^ 1)) == 1 {
             // Composite, rejected: leaving early reveals s of a number thrown away.
             return false;
         }
         x.square_assign();
         ok |= ct_lt_u64(j, s) & x.ct_eq(&minus_one);
     }
-    ok == 1
+    declassify(ok) == 1
 }
 
 /// The number of trailing zero bits of a nonzero value; constant-time (one pass over
@@ -254,8 +267,9 @@ fn ct_lt_u64(a: u64, b: u64) -> u64 {
 /// two bits set, so that the product of two such primes has exactly `2 bits` bits and
 /// each is at least `sqrt(2) 2^(bits - 1)`, and its lowest bit set. `accept` sees each
 /// candidate before the primality test and may reject it (an RSA caller asks
-/// `gcd(e, p - 1) = 1` and `|p - q|` large). Miller-Rabin runs [`mr_rounds`]`(bits)`
-/// rounds.
+/// `gcd(e, p - 1) = 1` and `|p - q|` large); its verdict is branched on, so it computes
+/// it in constant time and declassifies it ([`declassify`]). Miller-Rabin runs
+/// [`mr_rounds`]`(bits)` rounds.
 ///
 /// Constant-time in the prime returned, given a constant-time `accept` (see the module
 /// doc); rejected candidates take variable time.

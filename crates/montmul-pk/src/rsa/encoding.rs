@@ -6,8 +6,11 @@
 //!
 //! Both the rsaEncryption and the id-RSASSA-PSS algorithm identifiers are read (an
 //! `openssl genpkey -algorithm RSA-PSS` key; its PSS parameters are not enforced);
-//! rsaEncryption is written. A private key read is checked for consistency
-//! ([`RsaPrivateKey::from_components`], and the CRT numbers it carries must match).
+//! rsaEncryption is written. Multi-prime private keys (RFC 8017 A.1.2, `otherPrimeInfos`,
+//! as `openssl genpkey -pkeyopt rsa_keygen_primes:3` writes them) are read and written
+//! back in the same forms. A private key read is checked for consistency
+//! ([`RsaPrivateKey::from_multi_prime_components`], and the CRT numbers it carries must
+//! match).
 //!
 //! Parsing is variable-time in the document's structure and lengths (public), and a
 //! private key's numbers are copied into `Zeroizing` buffers; the DER of a written
@@ -182,23 +185,37 @@ fn pem_text(data: &[u8]) -> Option<&str> {
 }
 
 impl RsaPrivateKey {
-    /// Reads a PKCS #1 RSAPrivateKey (DER) with two primes, and checks it.
+    /// Reads a PKCS #1 RSAPrivateKey (DER), two-prime or multi-prime (`otherPrimeInfos`,
+    /// up to [`super::MAX_PRIMES`] primes in all), and checks it.
     pub fn from_pkcs1_der(der: &[u8]) -> Result<Self, Error> {
         let k = pkcs1::RsaPrivateKey::from_der(der)?;
-        if k.other_prime_infos.is_some() {
-            return Err(Error::InvalidKey("multi-prime keys are not supported"));
+        let others = k.other_prime_infos.as_deref().unwrap_or_default();
+        if k.other_prime_infos.is_some() && others.is_empty() {
+            // OtherPrimeInfos is SIZE(1..MAX) (RFC 8017 A.1.2).
+            return Err(Error::Encoding(
+                "a multi-prime key without further primes".into(),
+            ));
         }
+        if others.len() > super::MAX_PRIMES - 2 {
+            return Err(Error::InvalidKey("a key has from 2 to 16 primes"));
+        }
+        let mut primes = vec![k.prime1.as_bytes(), k.prime2.as_bytes()];
+        primes.extend(others.iter().map(|o| o.prime.as_bytes()));
+        let others_crt: Vec<[&[u8]; 2]> = others
+            .iter()
+            .map(|o| [o.exponent.as_bytes(), o.coefficient.as_bytes()])
+            .collect();
         Self::from_crt_components(
             k.modulus.as_bytes(),
             k.public_exponent.as_bytes(),
             k.private_exponent.as_bytes(),
-            k.prime1.as_bytes(),
-            k.prime2.as_bytes(),
+            &primes,
             [
                 k.exponent1.as_bytes(),
                 k.exponent2.as_bytes(),
                 k.coefficient.as_bytes(),
             ],
+            &others_crt,
         )
     }
 
@@ -257,6 +274,22 @@ impl RsaPrivateKey {
             exponent2: uint(dq)?,
             coefficient: uint(qinv)?,
             other_prime_infos: None,
+        };
+        let others = self
+            .other_secrets()
+            .map(|[r, d, t]| {
+                Ok(pkcs1::OtherPrimeInfo {
+                    prime: uint(r)?,
+                    exponent: uint(d)?,
+                    coefficient: uint(t)?,
+                })
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        // A multi-prime key carries its further primes (and version 1, which the
+        // `pkcs1` crate derives from their presence).
+        let k = pkcs1::RsaPrivateKey {
+            other_prime_infos: (!others.is_empty()).then_some(others),
+            ..k
         };
         encode_secret(&k)
     }

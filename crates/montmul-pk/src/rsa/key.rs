@@ -1,7 +1,9 @@
 //! The RSA key types: [`RsaPublicKey`] (n, e) and [`RsaPrivateKey`] (n, e, d, p, q and
-//! the CRT numbers), their checks, and the raw public operation.
+//! the CRT numbers, and for a multi-prime key its further primes r_i with their d_i and
+//! t_i), their checks, and the raw public operation.
 //!
-//! Seed: RFC 8017 (PKCS #1 v2.2) sections 3.1-3.2 (key representations) and 5.1.1
+//! Seed: RFC 8017 (PKCS #1 v2.2) sections 3.1-3.2 (key representations, the
+//! `otherPrimeInfos` of a multi-prime key) and 5.1.1
 //! (RSAEP: `c = m^e mod n`, with `m` refused unless below n). A key builds its
 //! [`Modulus`] for n (and, private, for p and q) once and keeps it.
 
@@ -133,12 +135,30 @@ impl fmt::Debug for RsaPublicKey {
     }
 }
 
-/// An RSA private key with two primes: n, e, d, p, q, the CRT exponents
-/// `dp = d mod (p - 1)`, `dq = d mod (q - 1)` and the coefficient `qinv = q^-1 mod p`,
-/// with the moduli of n, p and q built once, and the blinding pair of its private
-/// operation. Every secret number is wiped when the key is dropped (`Zeroizing`
-/// buffers, and residues and moduli that wipe themselves); `Debug` prints the size and
-/// e only.
+/// The most primes a key may have when it is read or built: RFC 8017 sets no limit,
+/// OpenSSL makes at most 5; the bound keeps the work of loading a key small.
+pub const MAX_PRIMES: usize = 16;
+
+/// A prime past the second of a multi-prime key (RFC 8017 3.2, `OtherPrimeInfo`): r_i,
+/// `d_i = d mod (r_i - 1)` and `t_i = (r_1 ... r_(i-1))^-1 mod r_i` (each as many bytes
+/// as r_i), its modulus, t_i as a residue mod r_i and `r_1 ... r_(i-1)` as a residue
+/// mod n (the CRT's steps for r_i, RFC 8017 5.1.2 step 2.b.v).
+pub(super) struct OtherPrime {
+    pub(super) r: Zeroizing<Vec<u8>>,
+    pub(super) d: Zeroizing<Vec<u8>>,
+    pub(super) t: Zeroizing<Vec<u8>>,
+    pub(super) r_mod: Modulus<u64>,
+    pub(super) t_r: Residue<u64>,
+    pub(super) prefix_n: Residue<u64>,
+}
+
+/// An RSA private key: n, e, d, p, q and the CRT exponents `dp = d mod (p - 1)`,
+/// `dq = d mod (q - 1)` and the coefficient `qinv = q^-1 mod p`, with the moduli of n,
+/// p and q built once, and the blinding pair of its private operation; a multi-prime
+/// key (RFC 8017 3.2, `version` multi) also has its further primes r_3, ..., r_u with
+/// their exponents and coefficients ([`OtherPrime`]). Every secret number is wiped when
+/// the key is dropped (`Zeroizing` buffers, and residues and moduli that wipe
+/// themselves); `Debug` prints the size, the number of primes and e only.
 pub struct RsaPrivateKey {
     pub(super) public: RsaPublicKey,
     /// d as k bytes.
@@ -154,6 +174,8 @@ pub struct RsaPrivateKey {
     /// qinv as a residue mod p, and q as a residue mod n (Garner's step).
     pub(super) qinv_p: Residue<u64>,
     pub(super) q_n: Residue<u64>,
+    /// The primes past the second, in order; empty for a two-prime key.
+    pub(super) others: Vec<OtherPrime>,
     pub(super) blinding: Mutex<Option<Blinding>>,
     /// How the private operation runs its CRT halves.
     pub(super) crt_halves: CrtHalves,
@@ -174,56 +196,127 @@ impl RsaPrivateKey {
         p_be: &[u8],
         q_be: &[u8],
     ) -> Result<Self, Error> {
+        Self::from_multi_prime_components(n_be, e_be, d_be, &[p_be, q_be])
+    }
+
+    /// The key from n, e, d and its primes r_1 = p, r_2 = q, r_3, ..., r_u (RFC 8017
+    /// 3.2; big-endian, leading zeros allowed; 2 to [`MAX_PRIMES`] of them, in the order
+    /// the key's CRT coefficients follow), checked: the product of the primes is n, each
+    /// is odd and above 1, they are pairwise coprime (each coefficient exists), `d < n`
+    /// and `d e = 1 mod (r_i - 1)` for every i; the CRT exponents and coefficients are
+    /// derived. With two primes, the same key as [`Self::from_components`]. Fails with
+    /// [`Error::InvalidKey`] (or [`Error::KeySize`], as [`RsaPublicKey::new`]).
+    ///
+    /// Constant-time in the secret numbers, except that whether the key is consistent is
+    /// revealed, and the number of primes and their byte lengths.
+    pub fn from_multi_prime_components(
+        n_be: &[u8],
+        e_be: &[u8],
+        d_be: &[u8],
+        primes: &[&[u8]],
+    ) -> Result<Self, Error> {
+        if !(2..=MAX_PRIMES).contains(&primes.len()) {
+            return Err(Error::InvalidKey("a key has from 2 to 16 primes"));
+        }
         let public = RsaPublicKey::new(n_be, e_be)?;
         let k = public.size();
-        let (p_be, q_be) = (trim(p_be), trim(q_be));
         let inconsistent = Error::InvalidKey("the private numbers do not match the modulus");
-        if p_be.is_empty() || q_be.is_empty() || p_be.len() > k || q_be.len() > k {
+        let primes: Vec<&[u8]> = primes.iter().map(|r| trim(r)).collect();
+        if primes.iter().any(|r| r.is_empty() || r.len() > k) {
             return Err(inconsistent);
         }
-        let len = p_be.len().max(q_be.len());
-        let pad = |x: &[u8]| {
+        let pad = |x: &[u8], len: usize| {
             let mut v = Zeroizing::new(vec![0u8; len - x.len()]);
             v.extend_from_slice(x);
             v
         };
-        let (p, q) = (pad(p_be), pad(q_be));
+        // p and q as long as the longer of them (the halves' exponents share a length);
+        // each further prime as long as itself.
+        let len = primes[0].len().max(primes[1].len());
+        let (p, q) = (pad(primes[0], len), pad(primes[1], len));
+        let rs: Vec<Zeroizing<Vec<u8>>> = primes[2..].iter().map(|r| pad(r, r.len())).collect();
         let (pl, ql) = (limbs(&p), limbs(&q));
-        // p q = n (which also rules out p or q equal to 1 or n).
-        if declassify(eq(&mul(&pl, &ql), &limbs(&public.n_be))) != 1 {
+        // The product of all primes, and r_1 ... r_(i-1) for each further prime r_i (its
+        // CRT step's prefix).
+        let mut product = mul(&pl, &ql);
+        let mut prefixes = Vec::with_capacity(rs.len());
+        for r in &rs {
+            let next = mul(&product, &limbs(r));
+            prefixes.push(std::mem::replace(&mut product, next));
+        }
+        // r_1 ... r_u = n (which also rules out a prime equal to 1 or n).
+        if declassify(eq(&product, &limbs(&public.n_be))) != 1 {
             return Err(inconsistent);
         }
-        let (p_mod, q_mod) = match (Modulus::from_be_bytes(&p), Modulus::from_be_bytes(&q)) {
-            (Ok(a), Ok(b)) => (a, b),
-            _ => return Err(inconsistent),
-        };
-        // d < n, and d e = 1 modulo p - 1 and q - 1.
-        let d_be = trim(d_be);
-        if d_be.len() > k {
+        let p_mod = Modulus::from_be_bytes(&p).map_err(|_| inconsistent.clone())?;
+        let q_mod = Modulus::from_be_bytes(&q).map_err(|_| inconsistent.clone())?;
+        let r_mods = rs
+            .iter()
+            .map(|r| Modulus::<u64>::from_be_bytes(r))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| inconsistent.clone())?;
+        // d as k bytes: bytes past k must be zero. Tested with masks, not trimmed, so that
+        // the number of d's leading zero bytes (secret for a generated key) decides no
+        // branch.
+        let (excess, d_low) = d_be.split_at(d_be.len().saturating_sub(k));
+        let excess_bits = excess.iter().fold(0u8, |acc, &b| acc | b);
+        if declassify(u64::from(excess_bits)) != 0 {
             return Err(inconsistent);
         }
-        let mut d = Zeroizing::new(vec![0u8; k - d_be.len()]);
-        d.extend_from_slice(d_be);
+        let mut d = Zeroizing::new(vec![0u8; k - d_low.len()]);
+        d.extend_from_slice(d_low);
+        // d < n, and d e = 1 modulo r_i - 1 for every i.
         let dl = limbs(&d);
         if declassify(ct::borrow_of_sub(&dl, &limbs(&public.n_be)[..])) != 1 {
             return Err(inconsistent);
         }
         let el = limbs(&public.e_be);
-        let (pm1, qm1) = (minus_one(&pl), minus_one(&ql));
-        let (_, dp) = div_rem(&dl, &pm1);
-        let (_, dq) = div_rem(&dl, &qm1);
-        let (_, dpe) = div_rem(&mul(&dp, &el), &pm1);
-        let (_, dqe) = div_rem(&mul(&dq, &el), &qm1);
-        if declassify(eq(&dpe, &[1]) & eq(&dqe, &[1])) != 1 {
-            return Err(Error::InvalidKey(
-                "d is not the inverse of e modulo lcm(p - 1, q - 1)",
-            ));
+        // d mod (r - 1), and 1 when its product with e is 1 mod (r - 1).
+        let exponent = |rl: &[u64]| {
+            let rm1 = minus_one(rl);
+            let (_, dr) = div_rem(&dl, &rm1);
+            let (_, dre) = div_rem(&mul(&dr, &el), &rm1);
+            let ok = eq(&dre, &[1]);
+            (dr, ok)
+        };
+        let (dp, dp_ok) = exponent(&pl);
+        let (dq, dq_ok) = exponent(&ql);
+        let mut ok = dp_ok & dq_ok;
+        let mut ds = Vec::with_capacity(rs.len());
+        for r in &rs {
+            let (dr, dr_ok) = exponent(&limbs(r));
+            ok &= dr_ok;
+            ds.push(to_be(&dr, r.len()));
+        }
+        if declassify(ok) != 1 {
+            return Err(Error::InvalidKey(if rs.is_empty() {
+                "d is not the inverse of e modulo lcm(p - 1, q - 1)"
+            } else {
+                "d is not the inverse of e modulo lcm(r_i - 1)"
+            }));
         }
         let qinv_p = Residue::from_be_bytes_reduced(&p_mod, &q)
             .inv()
             .map_err(|_| inconsistent.clone())?;
         let qinv = Zeroizing::new(qinv_p.to_be_bytes_padded(len)?);
         let q_n = Residue::from_be_bytes_reduced(&public.n, &q);
+        let mut others = Vec::with_capacity(rs.len());
+        for (((r, r_mod), d_i), prefix) in rs.into_iter().zip(r_mods).zip(ds).zip(&prefixes) {
+            // t_i = (r_1 ... r_(i-1))^-1 mod r_i: none when r_i shares a factor with an
+            // earlier prime.
+            let t_r = Residue::from_limbs_reduced(&r_mod, prefix)
+                .inv()
+                .map_err(|_| inconsistent.clone())?;
+            let t = Zeroizing::new(t_r.to_be_bytes_padded(r.len())?);
+            others.push(OtherPrime {
+                prefix_n: Residue::from_limbs_reduced(&public.n, prefix),
+                r,
+                d: d_i,
+                t,
+                r_mod,
+                t_r,
+            });
+        }
         Ok(RsaPrivateKey {
             d,
             dp: to_be(&dp, len),
@@ -235,27 +328,38 @@ impl RsaPrivateKey {
             q_mod,
             qinv_p,
             q_n,
+            others,
             public,
             blinding: Mutex::new(None),
             crt_halves: CrtHalves::default(),
         })
     }
 
-    /// As [`Self::from_components`], and the given CRT numbers (from a PKCS #1 key)
+    /// As [`Self::from_multi_prime_components`], and the given CRT numbers (from a
+    /// PKCS #1 key: dp, dq and qinv, then each further prime's exponent and coefficient)
     /// must equal the derived ones: [`Error::InvalidKey`] otherwise. Constant-time
     /// comparisons.
     pub(crate) fn from_crt_components(
         n_be: &[u8],
         e_be: &[u8],
         d_be: &[u8],
-        p_be: &[u8],
-        q_be: &[u8],
+        primes: &[&[u8]],
         crt: [&[u8]; 3],
+        others_crt: &[[&[u8]; 2]],
     ) -> Result<Self, Error> {
-        let key = Self::from_components(n_be, e_be, d_be, p_be, q_be)?;
+        let key = Self::from_multi_prime_components(n_be, e_be, d_be, primes)?;
         let mut same = 1u64;
         for (given, derived) in crt.iter().zip([&key.dp, &key.dq, &key.qinv]) {
             same &= eq(&limbs(given), &limbs(derived));
+        }
+        // The numbers of further primes agree (primes.len() - 2 of each).
+        if others_crt.len() != key.others.len() {
+            return Err(Error::InvalidKey(
+                "the CRT exponents or coefficient do not match p, q and d",
+            ));
+        }
+        for ([d_i, t_i], o) in others_crt.iter().zip(&key.others) {
+            same &= eq(&limbs(d_i), &limbs(&o.d)) & eq(&limbs(t_i), &limbs(&o.t));
         }
         if declassify(same) != 1 {
             return Err(Error::InvalidKey(
@@ -285,18 +389,30 @@ impl RsaPrivateKey {
         self.public.bits()
     }
 
+    /// The number of primes of n: 2, or more for a multi-prime key (RFC 8017 3.2).
+    pub fn prime_count(&self) -> usize {
+        2 + self.others.len()
+    }
+
     /// The private exponent d, p, q, dp, dq and qinv as stored (big-endian, padded):
     /// for writing the key.
     pub(crate) fn secrets(&self) -> [&[u8]; 6] {
         [&self.d, &self.p, &self.q, &self.dp, &self.dq, &self.qinv]
     }
+
+    /// Each further prime's r_i, d_i and t_i as stored (big-endian, as long as r_i):
+    /// for writing a multi-prime key. Empty for a two-prime key.
+    pub(crate) fn other_secrets(&self) -> impl Iterator<Item = [&[u8]; 3]> {
+        self.others.iter().map(|o| [&o.r[..], &o.d[..], &o.t[..]])
+    }
 }
 
 impl fmt::Debug for RsaPrivateKey {
-    /// The size and e only: no secret.
+    /// The size, the number of primes and e only: no secret.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RsaPrivateKey")
             .field("bits", &self.bits())
+            .field("primes", &self.prime_count())
             .field(
                 "e",
                 &montmul::encoding::be_bytes_to_hex_vartime(&self.public.e_be),

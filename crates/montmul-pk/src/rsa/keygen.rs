@@ -19,6 +19,8 @@ use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
 
 use super::key::RsaPrivateKey;
+use super::private::declassify;
+use crate::dh::ffc::declassify_bytes;
 use crate::prime::random_prime;
 use crate::Error;
 
@@ -263,7 +265,9 @@ impl RsaPrivateKey {
     /// drawn again.
     ///
     /// Constant-time in the primes kept (see `prime.rs`); rejected candidates take
-    /// variable time. Fails with [`Error::KeySize`] outside the sizes, and with
+    /// variable time. Every verdict branched on (a candidate or a key rejected) is
+    /// declassified where it is tested, and so is n: the valgrind harness runs this with
+    /// every random byte marked secret. Fails with [`Error::KeySize`] outside the sizes, and with
     /// [`Error::InvalidKey`] for an exponent that is even, below 3 or above 256 bits.
     pub fn generate_with_exponent(
         bits: usize,
@@ -308,7 +312,8 @@ impl RsaPrivateKey {
                 let mut neg = Zeroizing::new(vec![0u64; c_l.len()]);
                 ct::sub(&mut neg, &p_l, &c_l);
                 ct::conditional_assign(&mut diff, &neg, ct::mask(borrow));
-                ct::borrow_of_sub(&threshold, &diff) == 1 && coprime(c)
+                // The verdict rejects a candidate: public (declassified).
+                declassify(ct::borrow_of_sub(&threshold, &diff)) == 1 && coprime(c)
             });
             // p > q by convention, swapped with masks.
             let (mut pl, mut ql) = (limbs(&p), limbs(&q));
@@ -323,13 +328,17 @@ impl RsaPrivateKey {
             let Some((d, _, _)) = private_exponents(e_be, &pl, &ql, n.len()) else {
                 continue;
             };
-            // d > 2^(bits/2), compared in constant time; a failure draws a new key.
-            if ct::borrow_of_sub(&power_of_two(half, d.len()), &d) == 0 {
+            // d > 2^(bits/2), compared in constant time; a failure draws a new key (the
+            // verdict is public, declassified).
+            if declassify(ct::borrow_of_sub(&power_of_two(half, d.len()), &d)) == 0 {
                 continue;
             }
             let plen = half.div_ceil(8);
             let (p, q) = (to_be(&pl, plen), to_be(&ql, plen));
-            return RsaPrivateKey::from_components(&to_be(&n, k), e_be, &to_be(&d, k), &p, &q);
+            // n is the public key: declassified before it is parsed in variable time.
+            let mut n_be = to_be(&n, k);
+            declassify_bytes(&mut n_be);
+            return RsaPrivateKey::from_components(&n_be, e_be, &to_be(&d, k), &p, &q);
         }
     }
 }

@@ -16,7 +16,7 @@ mod pkcs1v15_sign;
 mod private;
 mod pss;
 
-pub use key::{RsaPrivateKey, RsaPublicKey, LOAD_MAX_BITS, LOAD_MIN_BITS};
+pub use key::{RsaPrivateKey, RsaPublicKey, LOAD_MAX_BITS, LOAD_MIN_BITS, MAX_PRIMES};
 pub use keygen::{GENERATE_MAX_BITS, GENERATE_MIN_BITS};
 pub(crate) use private::declassify;
 pub use private::CrtHalves;

@@ -16,10 +16,15 @@
 //! for it to be faster; one after the other elsewhere), or on two cores
 //! ([`CrtHalves::TwoThreads`]), as [`RsaPrivateKey::set_crt_halves`] chooses.
 //!
+//! A multi-prime key (RFC 8017 5.1.2 step 2.b, the `r_i`, `d_i`, `t_i` form) runs the two
+//! halves of p and q as above, then one exponentiation `y^(d_i) mod r_i` per further
+//! prime ([`Residue::pow`], one after the other) and one Garner step each; the number of
+//! primes is public. A two-prime key runs no more than before.
+//!
 //! Constant-time: both halves are constant-time exponentiations ([`Residue::pow`] or
 //! [`montmul::lanes::pow_x2`]) with exponents of p's byte length, the reductions into
 //! p, q and n are [`Residue::from_be_bytes_reduced`], and Garner's step runs on
-//! residues, so no branch or memory index depends on c, d, p, q or r. Which way the
+//! residues, so no branch or memory index depends on c, d, the primes or the blinding factor. Which way the
 //! halves run is public (the key's size and the caller's choice).
 
 use rand_core::CryptoRngCore;
@@ -169,7 +174,8 @@ impl RsaPrivateKey {
         self.crt_halves
     }
 
-    /// `y^d mod n` by CRT with Garner's step on residues. Constant-time.
+    /// `y^d mod n` by CRT with Garner's step on residues, then one more step per further
+    /// prime of a multi-prime key. Constant-time.
     fn crt(&self, y: &Residue<u64>) -> Result<Residue<u64>, Error> {
         let y_be = Zeroizing::new(y.to_be_bytes());
         let yp = Residue::from_be_bytes_reduced(&self.p_mod, &y_be);
@@ -199,7 +205,20 @@ impl RsaPrivateKey {
         // m = m2 + h q < q + (p - 1) q = n: exact, computed mod n.
         let h_n = Residue::from_be_bytes_reduced(&self.public.n, &h_be);
         let m2_n = Residue::from_be_bytes_reduced(&self.public.n, &m2_be);
-        Ok(&m2_n + &(&h_n * &self.q_n))
+        let mut m = &m2_n + &(&h_n * &self.q_n);
+        // A multi-prime key (RFC 8017 5.1.2 step 2.b.ii and v): for each further prime
+        // r_i, with R = r_1 ... r_(i-1) and m = y^d mod R so far,
+        // m_i = y^(d_i) mod r_i, h = t_i (m_i - m) mod r_i, m = m + R h.
+        // m + R h <= (R - 1) + R (r_i - 1) < R r_i <= n: exact, computed mod n.
+        for o in &self.others {
+            let m_i = Residue::from_be_bytes_reduced(&o.r_mod, &y_be).pow(&o.d);
+            let m_be = Zeroizing::new(m.to_be_bytes());
+            let h = &(&m_i - &Residue::from_be_bytes_reduced(&o.r_mod, &m_be)) * &o.t_r;
+            let h_be = Zeroizing::new(h.to_be_bytes());
+            let h_n = Residue::from_be_bytes_reduced(&self.public.n, &h_be);
+            m = &m + &(&h_n * &o.prefix_n);
+        }
+        Ok(m)
     }
 }
 
@@ -239,6 +258,29 @@ mod tests {
         }
         // The intact key decrypts.
         assert!(test_key().decrypt_raw(&c, &mut OsRng).is_ok());
+    }
+
+    #[test]
+    fn a_corrupted_further_prime_exponent_or_coefficient_is_detected() {
+        let load = || {
+            RsaPrivateKey::from_pkcs8_pem(include_str!("../../tests/data/rsa2048-3primes.pem"))
+                .expect("the committed three-prime key")
+        };
+        let c = ciphertext(&load());
+        for which in 0..2 {
+            let mut key = load();
+            let other = &mut key.others[0];
+            match which {
+                0 => *other.d.last_mut().expect("d_3") ^= 2,
+                _ => other.t_r = other.t_r.square(),
+            }
+            assert_eq!(
+                key.decrypt_raw(&c, &mut OsRng),
+                Err(Error::FaultDetected),
+                "corruption {which}"
+            );
+        }
+        assert!(load().decrypt_raw(&c, &mut OsRng).is_ok());
     }
 
     #[test]
