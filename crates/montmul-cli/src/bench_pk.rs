@@ -223,10 +223,36 @@ fn check_agreement(
     Ok(())
 }
 
+/// The script that times OpenSSL 4.0 (Python's `cryptography`).
+const OPENSSL4_SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/openssl4.py");
+
+/// OpenSSL 4.0's version text (`OpenSSL 4.0.0 14 Apr 2026`) where python3 and its
+/// `cryptography` package are installed; otherwise one sentence saying what is missing,
+/// for a report to show in place of the OpenSSL 4.0 numbers.
+pub(crate) fn openssl4_version() -> Result<String, String> {
+    let out = Command::new("python3")
+        .arg(OPENSSL4_SCRIPT)
+        .arg("--version")
+        .output()
+        .map_err(|e| format!("OpenSSL 4.0 is not measured: python3 cannot run here ({e})."))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    match text.lines().next().map(str::trim) {
+        Some(v) if out.status.success() && !v.is_empty() => Ok(v.to_string()),
+        _ => Err(format!(
+            "OpenSSL 4.0 is not measured: {} (install it with `pip install cryptography`).",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("python3 gave no version")
+                .trim_start_matches("error: ")
+        )),
+    }
+}
+
 /// OpenSSL 4.0's time for `name` on the setup's keys, in nanoseconds, from
 /// `benches/openssl4.py` (Python's `cryptography`).
 fn openssl4(name: &str, setup: &Setup, rounds: usize) -> Result<f64, CliError> {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/openssl4.py");
+    let script = OPENSSL4_SCRIPT;
     let dir = tempfile::tempdir()?;
     let mut paths = Vec::new();
     for (i, pem) in setup.pem.iter().enumerate() {
@@ -267,6 +293,15 @@ pub(crate) struct Timed {
     /// The peers left out, each with its reason (ring refuses RSA keys below 2048 bits).
     pub(crate) left_out: Vec<String>,
     setup: Setup,
+}
+
+impl Timed {
+    /// OpenSSL 4.0's time (ns) for the same operation on the same keys, in a
+    /// subprocess (`benches/openssl4.py`), as `--openssl4` adds it; check
+    /// [`openssl4_version`] first to tell a missing Python from a failure.
+    pub(crate) fn openssl4(&self, name: &str, rounds: usize) -> Result<f64, CliError> {
+        openssl4(name, &self.setup, rounds)
+    }
 }
 
 /// Times `op` (named `name`, as `--ops` names it) at `bits` bits: the measurement of
@@ -371,7 +406,7 @@ pub fn run(args: &Args, openssl4_too: bool) -> Result<(), CliError> {
             }
             if openssl4_too {
                 bar.set_message(format!("{name} {bits}: OpenSSL 4.0"));
-                let ns = openssl4(name, &timed.setup, args.rounds)?;
+                let ns = timed.openssl4(name, args.rounds)?;
                 rows.push(Row::new(name, bits, "openssl-4.0".into(), ns));
             }
             bar.inc(1);
