@@ -226,6 +226,11 @@ fn check_agreement(
 /// The script that times OpenSSL 4.0 (Python's `cryptography`).
 const OPENSSL4_SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/openssl4.py");
 
+/// Whether an OpenSSL version text is OpenSSL 4's (`OpenSSL 4.0.0 14 Apr 2026`).
+fn is_openssl4(version: &str) -> bool {
+    version.starts_with("OpenSSL 4.")
+}
+
 /// OpenSSL 4.0's version text (`OpenSSL 4.0.0 14 Apr 2026`) where python3 and its
 /// `cryptography` package are installed; otherwise one sentence saying what is missing,
 /// for a report to show in place of the OpenSSL 4.0 numbers.
@@ -237,7 +242,12 @@ pub(crate) fn openssl4_version() -> Result<String, String> {
         .map_err(|e| format!("OpenSSL 4.0 is not measured: python3 cannot run here ({e})."))?;
     let text = String::from_utf8_lossy(&out.stdout);
     match text.lines().next().map(str::trim) {
-        Some(v) if out.status.success() && !v.is_empty() => Ok(v.to_string()),
+        Some(v) if out.status.success() && is_openssl4(v) => Ok(v.to_string()),
+        Some(v) if out.status.success() => Err(format!(
+            "OpenSSL 4.0 is not measured: python3's cryptography package uses {v} (a distribution's \
+             build linked to the system OpenSSL; `pip install cryptography` gives the wheel that bundles \
+             OpenSSL 4)."
+        )),
         _ => Err(format!(
             "OpenSSL 4.0 is not measured: {} (install it with `pip install cryptography`).",
             String::from_utf8_lossy(&out.stderr)
@@ -278,6 +288,13 @@ fn openssl4(name: &str, setup: &Setup, rounds: usize) -> Result<f64, CliError> {
         )));
     }
     let v: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    let version = v["openssl"].as_str().unwrap_or("no version");
+    if !is_openssl4(version) {
+        return Err(CliError(format!(
+            "--openssl4: python3's cryptography package uses {version}, not OpenSSL 4 \
+             (`pip install cryptography` gives the wheel that bundles it)"
+        )));
+    }
     v["us"]
         .as_f64()
         .map(|us| us * 1e3)

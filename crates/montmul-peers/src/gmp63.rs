@@ -60,7 +60,9 @@ impl std::error::Error for Gmp63Error {}
 
 /// The binary's path: `$MONTMUL_GMP63`, else [`DEFAULT_PATH`].
 pub fn binary() -> PathBuf {
-    std::env::var_os(ENV).map_or_else(|| PathBuf::from(DEFAULT_PATH), PathBuf::from)
+    let path = std::env::var_os(ENV).map_or_else(|| PathBuf::from(DEFAULT_PATH), PathBuf::from);
+    // `crates/montmul-peers/../../peers/...` reads better without the detour.
+    std::fs::canonicalize(&path).unwrap_or(path)
 }
 
 /// The binary, or [`Gmp63Error::Absent`] with the sentence on how to build it.
