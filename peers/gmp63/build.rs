@@ -112,7 +112,8 @@ fn source_dir() -> PathBuf {
         .expect("run cargo metadata");
     assert!(
         out.status.success(),
-        "cargo metadata failed (set GMP63_SRC to a GMP 6.3 source directory): {}",
+        "cargo metadata failed (run `cargo fetch --manifest-path peers/gmp63/Cargo.toml` first, or set \
+         GMP63_SRC to a GMP 6.3 source directory): {}",
         String::from_utf8_lossy(&out.stderr)
     );
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata json");
