@@ -3,7 +3,10 @@
 //! OpenSSL, num-bigint and crypto-bigint in the same process, on the same inputs,
 //! interleaved round by round so that machine noise hits everyone alike (the
 //! multiplications and squarings in one rotation, so that a kernel's sqr/mul ratio is
-//! measured under the same noise as well).
+//! measured under the same noise as well). With `--peers`, GMP 6.3 built for this CPU
+//! (`montmul_peers::gmp63`) follows in a subprocess where it is built, on the same
+//! inputs, as the rows `gmp-6.3` and `gmp-6.3:powm`; where it is not, a note says how
+//! to build it.
 //!
 //! Before any timing, every implementation's product and power are checked equal to
 //! num-bigint's; a disagreement is an error, not a row in the table.
@@ -48,7 +51,8 @@ pub struct Args {
     /// --pk: rsa-sign, rsa-verify, dsa-sign, dsa-verify, dh-derive (default: all five).
     #[arg(long, value_delimiter = ',')]
     pub(crate) ops: Vec<String>,
-    /// Also time GMP, OpenSSL, num-bigint and crypto-bigint on the same inputs.
+    /// Also time GMP, OpenSSL, num-bigint and crypto-bigint on the same inputs, and GMP
+    /// 6.3 built for this CPU where peers/gmp63 is built (or $MONTMUL_GMP63 names it).
     #[arg(long)]
     peers: bool,
     /// Instead of the kernels: RSA (PKCS#1 v1.5, SHA-256), DSA and DH of montmul-pk
@@ -305,6 +309,7 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
     let target = Duration::from_millis(args.batch_ms.max(1));
     let bar = progress_bar((args.bits.len() * ops.len()) as u64);
     let mut rows = Vec::new();
+    let mut gmp63_absent_said = false;
     for &bits in &args.bits {
         let inputs = Inputs::random(bits, args.seed);
         let mut cs: Vec<Box<dyn Contender>> = Vec::new();
@@ -351,6 +356,22 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
                 rows.push(Row { op, bits, name, ns });
             }
             bar.inc(group.len() as u64);
+        }
+        if args.peers {
+            bar.set_message(format!("{bits} bits: GMP 6.3 (a subprocess)"));
+            match montmul_peers::gmp63::rows(&inputs, &ops, args.rounds, target) {
+                Ok(r) => rows.extend(
+                    r.into_iter()
+                        .map(|(op, name, ns)| Row::new(op, bits, name.into(), ns)),
+                ),
+                Err(montmul_peers::gmp63::Gmp63Error::Absent(why)) => {
+                    if !gmp63_absent_said {
+                        bar.suspend(|| eprintln!("note: {why}"));
+                        gmp63_absent_said = true;
+                    }
+                }
+                Err(e) => return Err(CliError(e.to_string())),
+            }
         }
     }
     bar.finish_and_clear();

@@ -223,10 +223,46 @@ fn check_agreement(
     Ok(())
 }
 
+/// The script that times OpenSSL 4.0 (Python's `cryptography`).
+const OPENSSL4_SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/openssl4.py");
+
+/// Whether an OpenSSL version text is OpenSSL 4's (`OpenSSL 4.0.0 14 Apr 2026`).
+fn is_openssl4(version: &str) -> bool {
+    version.starts_with("OpenSSL 4.")
+}
+
+/// OpenSSL 4.0's version text (`OpenSSL 4.0.0 14 Apr 2026`) where python3 and its
+/// `cryptography` package are installed; otherwise one sentence saying what is missing,
+/// for a report to show in place of the OpenSSL 4.0 numbers.
+pub(crate) fn openssl4_version() -> Result<String, String> {
+    let out = Command::new("python3")
+        .arg(OPENSSL4_SCRIPT)
+        .arg("--version")
+        .output()
+        .map_err(|e| format!("OpenSSL 4.0 is not measured: python3 cannot run here ({e})."))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    match text.lines().next().map(str::trim) {
+        Some(v) if out.status.success() && is_openssl4(v) => Ok(v.to_string()),
+        Some(v) if out.status.success() => Err(format!(
+            "OpenSSL 4.0 is not measured: python3's cryptography package uses {v} (a distribution's \
+             build linked to the system OpenSSL; `pip install cryptography` gives the wheel that bundles \
+             OpenSSL 4)."
+        )),
+        _ => Err(format!(
+            "OpenSSL 4.0 is not measured: {} (install it with `pip install cryptography`).",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("python3 gave no version")
+                .trim_start_matches("error: ")
+        )),
+    }
+}
+
 /// OpenSSL 4.0's time for `name` on the setup's keys, in nanoseconds, from
 /// `benches/openssl4.py` (Python's `cryptography`).
 fn openssl4(name: &str, setup: &Setup, rounds: usize) -> Result<f64, CliError> {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/openssl4.py");
+    let script = OPENSSL4_SCRIPT;
     let dir = tempfile::tempdir()?;
     let mut paths = Vec::new();
     for (i, pem) in setup.pem.iter().enumerate() {
@@ -252,6 +288,13 @@ fn openssl4(name: &str, setup: &Setup, rounds: usize) -> Result<f64, CliError> {
         )));
     }
     let v: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    let version = v["openssl"].as_str().unwrap_or("no version");
+    if !is_openssl4(version) {
+        return Err(CliError(format!(
+            "--openssl4: python3's cryptography package uses {version}, not OpenSSL 4 \
+             (`pip install cryptography` gives the wheel that bundles it)"
+        )));
+    }
     v["us"]
         .as_f64()
         .map(|us| us * 1e3)
@@ -267,6 +310,15 @@ pub(crate) struct Timed {
     /// The peers left out, each with its reason (ring refuses RSA keys below 2048 bits).
     pub(crate) left_out: Vec<String>,
     setup: Setup,
+}
+
+impl Timed {
+    /// OpenSSL 4.0's time (ns) for the same operation on the same keys, in a
+    /// subprocess (`benches/openssl4.py`), as `--openssl4` adds it; check
+    /// [`openssl4_version`] first to tell a missing Python from a failure.
+    pub(crate) fn openssl4(&self, name: &str, rounds: usize) -> Result<f64, CliError> {
+        openssl4(name, &self.setup, rounds)
+    }
 }
 
 /// Times `op` (named `name`, as `--ops` names it) at `bits` bits: the measurement of
@@ -371,7 +423,7 @@ pub fn run(args: &Args, openssl4_too: bool) -> Result<(), CliError> {
             }
             if openssl4_too {
                 bar.set_message(format!("{name} {bits}: OpenSSL 4.0"));
-                let ns = openssl4(name, &timed.setup, args.rounds)?;
+                let ns = timed.openssl4(name, args.rounds)?;
                 rows.push(Row::new(name, bits, "openssl-4.0".into(), ns));
             }
             bar.inc(1);

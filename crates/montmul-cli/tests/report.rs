@@ -592,6 +592,120 @@ fn simd_kernels_and_instruction_counts_are_shown() {
     assert!(says(&s1, "Counted on montmul's own code at n = 64"));
 }
 
+/// The GMP 6.3 binary the report runs, if it is built (`$MONTMUL_GMP63` or the
+/// default path of `cargo build --release --manifest-path peers/gmp63/Cargo.toml`).
+fn gmp63_built() -> bool {
+    std::env::var_os("MONTMUL_GMP63")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../peers/gmp63/target/release/montmul-gmp63")
+        })
+        .is_file()
+}
+
+/// Whether python3 with a `cryptography` that bundles OpenSSL 4 can run here (a
+/// distribution's package links the system OpenSSL 3 instead).
+fn openssl4_installed() -> bool {
+    Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/openssl4.py"))
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success() && o.stdout.starts_with(b"OpenSSL 4."))
+}
+
+/// Every `not_built` line of every section, joined.
+fn not_built(data: &Value) -> String {
+    data["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["not_built"].as_array().unwrap().clone())
+        .map(|l| l.as_str().unwrap().to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The header names the build behind each peer; the summary's GMP 6.3 column holds a
+/// measurement at every size where the peer is built, and is empty with a sentence
+/// on how to build it where it is not.
+#[test]
+fn gmp63_column_where_built() {
+    let data = data();
+    let peers: Vec<&str> = data["header"]["peers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    for who in ["gmp:", "gmp-6.3:", "openssl:", "openssl-4.0:"] {
+        assert!(
+            peers.iter().any(|p| p.starts_with(who)),
+            "header line for {who} in {peers:?}"
+        );
+    }
+    let gmp62 = column(&data, "summary", "GMP 6.2 system, generic (ns)");
+    assert!(gmp62.iter().all(|(_, v)| positive(v)), "{gmp62:?}");
+    let gmp63 = column(&data, "summary", "GMP 6.3 for this CPU (ns)");
+    let ratio = column(&data, "summary", "GMP 6.2 / GMP 6.3");
+    if gmp63_built() {
+        assert!(gmp63.iter().all(|(_, v)| positive(v)), "{gmp63:?}");
+        assert!(ratio.iter().all(|(_, v)| positive(v)), "{ratio:?}");
+        let line = peers.iter().find(|p| p.starts_with("gmp-6.3:")).unwrap();
+        assert!(
+            line.contains("GMP 6.3") && line.contains("mulx") && !line.contains("WARNING"),
+            "the build check: {line}"
+        );
+    } else {
+        eprintln!(
+            "\n*** SKIPPED: GMP 6.3 (peers/gmp63) is not built: its column is only checked to be empty \
+             (cargo build --release --manifest-path peers/gmp63/Cargo.toml) ***\n"
+        );
+        assert!(gmp63.iter().all(|(_, v)| v.is_null()), "{gmp63:?}");
+        assert!(not_built(&data).contains("--manifest-path peers/gmp63/Cargo.toml"));
+    }
+}
+
+/// Seeds 004's and 001's whole-library tables have OpenSSL 4.0's row where Python's
+/// `cryptography` is installed, and a sentence instead where it is not.
+#[test]
+fn openssl4_row_where_installed() {
+    let data = data();
+    let row = |id: &str| {
+        table(&data, id)["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r[0] == "openssl-4.0")
+            .cloned()
+    };
+    let (row, row001) = (
+        row("seed004-pk-libraries"),
+        row("seed001-rsa2048-libraries"),
+    );
+    if openssl4_installed() {
+        let r = row.expect("an openssl-4.0 row in seed 004");
+        assert!((1..5).all(|i| positive(&r[i])), "openssl-4.0: {r}");
+        let r = row001.expect("an openssl-4.0 row in seed 001");
+        assert!((1..3).all(|i| positive(&r[i])), "openssl-4.0: {r}");
+        let line = data["header"]["peers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap())
+            .find(|p| p.starts_with("openssl-4.0:"))
+            .unwrap();
+        assert!(line.contains("OpenSSL 4."), "{line}");
+    } else {
+        eprintln!(
+            "\n*** SKIPPED: python3 with a cryptography that bundles OpenSSL 4 is not installed: its row \
+             is only checked to be absent ***\n"
+        );
+        assert!(row.is_none() && row001.is_none());
+        assert!(not_built(&data).contains("openssl-4.0 row is absent"));
+    }
+}
+
 #[test]
 fn an_unrelated_directory_is_never_replaced() {
     let tmp = tempfile::tempdir().unwrap();

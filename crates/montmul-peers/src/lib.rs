@@ -7,6 +7,9 @@
 //!
 //! - [`gmp`]: GMP 6.2 through a small direct FFI to the system libgmp (`mpz_mul` +
 //!   `mpz_tdiv_r`, `mpz_powm`, `mpz_powm_sec`);
+//! - [`gmp63`]: GMP 6.3 built for this CPU, the same operations timed in a subprocess
+//!   (`peers/gmp63`, built on demand; its symbols collide with the system GMP's), so it
+//!   is not a [`Contender`] but a function that returns checked times;
 //! - [`openssl`]: OpenSSL's `BN_mod_mul_montgomery` and `BN_mod_exp_mont_consttime`
 //!   through `openssl-sys`;
 //! - [`num`]: num-bigint (`*` then `%`, `modpow`);
@@ -17,6 +20,7 @@
 
 pub mod crypto;
 pub mod gmp;
+pub mod gmp63;
 pub mod num;
 pub mod openssl;
 pub mod pk;

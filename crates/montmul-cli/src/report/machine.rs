@@ -130,17 +130,45 @@ fn deb_version(pkg: &str) -> String {
     first_line("dpkg-query", &["-W", "-f=${Version}", pkg]).unwrap_or_else(|| "unknown".into())
 }
 
-/// The peers and their builds.
+/// The peers and the build behind each number, one line each, named as the tables
+/// name them: the system GMP 6.2 (generic), GMP 6.3 built for this CPU (what its
+/// build found: the host, the mpn kernels, mulx/adx in their disassembly) or how to
+/// build it, OpenSSL 3.0, OpenSSL 4.0 (Python's `cryptography`) or what is missing.
 pub fn peers() -> Vec<String> {
+    use montmul_peers::gmp63;
+    let gmp63_line = match gmp63::info() {
+        Ok(info) => format!(
+            "{}: {} (binary {}; timed in a subprocess){}",
+            gmp63::NAME,
+            info.summary(),
+            gmp63::binary().display(),
+            if info.uses_mulx() {
+                ""
+            } else {
+                "; WARNING: the disassembly check did not find mulx in every kernel"
+            }
+        ),
+        Err(e) => format!("{}: {e}", gmp63::NAME),
+    };
+    let openssl4_line = match crate::bench_pk::openssl4_version() {
+        Ok(v) => format!(
+            "openssl-4.0: {v}, as Python's cryptography wheel bundles it, timed in a subprocess \
+             (benches/openssl4.py), in the RSA/DSS library rows only"
+        ),
+        Err(why) => format!("openssl-4.0: {why}"),
+    };
     vec![
         format!(
-            "GMP: the system libgmp (Debian package libgmp10 {}, its generic x86-64 build, without the mulx/adx kernels); a GMP 6.3 built for this CPU: not built yet",
+            "gmp: the system libgmp 6.2 (Debian package libgmp10 {}, its generic x86-64 build, without the \
+             mulx/adx kernels), in process",
             deb_version("libgmp10")
         ),
+        gmp63_line,
         format!(
-            "OpenSSL: the system libssl (Debian package libssl3 {}) through openssl-sys; OpenSSL 4.0 rows: not built yet",
+            "openssl: the system libssl 3.0 (Debian package libssl3 {}) through openssl-sys, in process",
             deb_version("libssl3")
         ),
+        openssl4_line,
         "num-bigint 0.4.8 and crypto-bigint 0.7.10 (Rust crates, Cargo.lock)".into(),
     ]
 }

@@ -24,12 +24,17 @@
 //! comparison with GMP and OpenSSL is made on the very same arithmetic. Every result is
 //! checked against num-bigint (`modpow`, the signature equations) before anything is
 //! timed; a disagreement is an error, not a row. Keys come from OpenSSL's generator.
+//!
+//! [`libraries`] gives the seeds' sections the whole library operations instead
+//! (montmul-pk beside OpenSSL 3.0, ring, the `rsa` crate and OpenSSL 4.0), as
+//! `montmul bench --pk --openssl4` measures them.
 
 use std::collections::BTreeMap;
 
 use montmul::{Limb, Residue};
 use montmul_peers::gmp::{Exp, Gmp};
 use montmul_peers::openssl::OpenSsl;
+use montmul_peers::pk::PkOp;
 use montmul_peers::{Contender, Inputs};
 use montmul_testkit::rand_core::RngCore;
 use montmul_testkit::TestRng;
@@ -441,4 +446,73 @@ fn peer_runner(
         }
         Op::DssSign | Op::DssVerify => Ok(None),
     }
+}
+
+/// The library row of OpenSSL 4.0 in [`libraries`].
+pub const OPENSSL4: &str = "openssl-4.0";
+
+/// Whole library operations at one size, as [`libraries`] measures them.
+pub struct Libraries {
+    /// (library, median ns per operation in the order of the `ops` asked for), montmul-pk
+    /// first, then the in-process peers (OpenSSL 3.0 as `openssl`, ring, the `rsa`
+    /// crate), then [`OPENSSL4`] where Python's `cryptography` is installed.
+    pub rows: Vec<(String, Vec<Option<f64>>)>,
+    /// Sentences for [`crate::report::model::Section::not_built`]: a library left out of
+    /// an operation and why, an operation that could not be measured, and, where
+    /// python3 or `cryptography` is missing, that the OpenSSL 4.0 row is absent.
+    pub notes: Vec<String>,
+}
+
+/// `ops` (named as `montmul bench --pk --ops` names them) at `bits` bits as whole
+/// library operations: [`crate::bench_pk::time_op`]'s measurement (montmul-pk beside
+/// OpenSSL 3.0, ring and the `rsa` crate on one OpenSSL-generated key, every result
+/// checked across the libraries first), and OpenSSL 4.0 on the same key through
+/// `benches/openssl4.py` (checked there: its signature must verify). What could not be
+/// measured is a note, never a number.
+pub fn libraries(bits: u32, ops: &[(&'static str, PkOp)], budget: Budget) -> Libraries {
+    let mut rows: Vec<(String, Vec<Option<f64>>)> = Vec::new();
+    let mut notes = Vec::new();
+    let openssl4 = crate::bench_pk::openssl4_version();
+    if let Err(why) = &openssl4 {
+        notes.push(format!("The {OPENSSL4} row is absent. {why}"));
+    }
+    let mut put = |who: &str, i: usize, ns: f64| {
+        let row = match rows.iter().position(|(n, _)| n == who) {
+            Some(r) => r,
+            None => {
+                rows.push((who.to_string(), vec![None; ops.len()]));
+                rows.len() - 1
+            }
+        };
+        rows[row].1[i] = Some(ns);
+    };
+    for (i, &(name, op)) in ops.iter().enumerate() {
+        match crate::bench_pk::time_op(op, name, bits, budget.rounds, budget.batch, false) {
+            Ok(timed) => {
+                notes.extend(
+                    timed
+                        .left_out
+                        .iter()
+                        .map(|w| format!("{bits}-bit libraries, {name}: left out {w}")),
+                );
+                for (who, ns) in &timed.medians {
+                    put(if who == "montmul" { "montmul-pk" } else { who }, i, *ns);
+                }
+                if openssl4.is_ok() {
+                    match timed.openssl4(name, budget.rounds) {
+                        Ok(ns) => put(OPENSSL4, i, ns),
+                        Err(e) => notes.push(format!(
+                            "{bits}-bit {name} of {OPENSSL4} could not be measured here: {}",
+                            e.0
+                        )),
+                    }
+                }
+            }
+            Err(e) => notes.push(format!(
+                "{bits}-bit {name} of the libraries could not be measured here: {}",
+                e.0
+            )),
+        }
+    }
+    Libraries { rows, notes }
 }

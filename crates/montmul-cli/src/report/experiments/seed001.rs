@@ -19,7 +19,6 @@ use num_bigint::BigUint;
 
 use super::pk::{self, Arith, Op, Rsa};
 use super::{left_out, ratio, Ctx};
-use crate::bench_pk;
 use crate::report::model::{Cell, Section, Table};
 use crate::report::timing::{k, label, Impl};
 use crate::CliError;
@@ -205,7 +204,7 @@ pub fn run(ctx: &mut Ctx<'_>) -> Result<Section, CliError> {
 
 /// RSA-2048 encryption and decryption measured here: per kernel on the same CRT
 /// arithmetic as GMP and OpenSSL ([`pk`]), and as whole library operations (montmul-pk
-/// beside OpenSSL, ring and the `rsa` crate, [`bench_pk::time_op`]).
+/// beside OpenSSL 3.0, ring, the `rsa` crate and OpenSSL 4.0, [`pk::libraries`]).
 fn rsa_here(ctx: &mut Ctx<'_>, s: &mut Section) -> Result<(), CliError> {
     // montmul's rows first (the classic kernels at [0] and [1], the portable 2-way at
     // w=32 at [2]), then the vector 2-way forms this CPU runs, then the default kernel;
@@ -289,47 +288,25 @@ fn rsa_here(ctx: &mut Ctx<'_>, s: &mut Section) -> Result<(), CliError> {
     });
     // The whole operations of the libraries, as `montmul bench --pk` times them.
     let budget = ctx.timings.budget();
-    let mut lib: Vec<(String, [Option<f64>; 2])> = Vec::new();
-    let mut left_out = Vec::new();
-    for (i, (name, op)) in [("rsa-verify", PkOp::RsaVerify), ("rsa-sign", PkOp::RsaSign)]
+    // With OpenSSL 4.0 where Python's cryptography is installed (pk::libraries).
+    let libs = pk::libraries(
+        BITS,
+        &[("rsa-verify", PkOp::RsaVerify), ("rsa-sign", PkOp::RsaSign)],
+        budget,
+    );
+    s.not_built.extend(libs.notes);
+    let lib: Vec<(String, [Option<f64>; 2])> = libs
+        .rows
         .into_iter()
-        .enumerate()
-    {
-        match bench_pk::time_op(op, name, BITS, budget.rounds, budget.batch, false) {
-            Ok(timed) => {
-                left_out.extend(timed.left_out.iter().map(|w| format!("{name}: {w}")));
-                for (who, ns) in &timed.medians {
-                    let who = if who == "montmul" {
-                        "montmul-pk"
-                    } else {
-                        who.as_str()
-                    };
-                    match lib.iter_mut().find(|(n, _)| n == who) {
-                        Some(row) => row.1[i] = Some(*ns),
-                        None => {
-                            let mut v = [None, None];
-                            v[i] = Some(*ns);
-                            lib.push((who.to_string(), v));
-                        }
-                    }
-                }
-            }
-            Err(e) => s.not_built.push(format!(
-                "RSA-{BITS} {name} of the libraries could not be measured here: {}",
-                e.0
-            )),
-        }
-    }
-    for w in left_out {
-        s.not_built
-            .push(format!("RSA-{BITS} libraries: left out {w}"));
-    }
+        .map(|(who, v)| (who, [v[0], v[1]]))
+        .collect();
     s.tables.push(Table {
         id: "seed001-rsa2048-libraries".into(),
         title: format!("RSA-{BITS} as whole library operations (PKCS#1 v1.5 with SHA-256) on this machine"),
         source: "measured here by `montmul bench --pk`'s measurement on one OpenSSL-generated key: enc = signature \
                  verification (the public operation and the padding check), dec = signature (the private operation by CRT, \
                  with blinding and, in montmul-pk, the re-encryption check); every library's signature checked equal first; \
+                 openssl-4.0: OpenSSL 4.0 as Python's cryptography bundles it, timed in a subprocess on the same key; \
                  cycles = ns x the measured clock"
             .into(),
         columns: ["library", "enc: verify (us)", "dec: sign (us)", "enc (cycles)", "dec (cycles)"]

@@ -4,13 +4,13 @@
 //! Pentium Pro/MMX numbers, in time and in cycles (the clock ratio of 233 MHz to this
 //! machine's measured clock); then RSA public/private and DSS sign/verify per algorithm,
 //! built on residues of a modulus with that kernel ([`pk`]), beside the seed's RSA/DSS
-//! table, and the whole library operations of montmul-pk and OpenSSL at the same size.
+//! table, and the whole library operations of montmul-pk, OpenSSL 3.0, ring, the `rsa`
+//! crate and OpenSSL 4.0 at the same size ([`pk::libraries`]).
 
 use montmul_peers::pk::PkOp;
 
-use super::pk::{self, Arith, Dss, Op, Rsa};
+use super::pk::{self, Arith, Dss, Op, Rsa, OPENSSL4};
 use super::{ratio, Ctx};
-use crate::bench_pk;
 use crate::report::model::{Cell, Section, Table};
 use crate::report::timing::{k, label};
 use crate::CliError;
@@ -316,40 +316,15 @@ fn pk_here(
         ));
     }
     // The whole library operations at the seed's size.
-    let mut lib: Vec<(String, [Option<f64>; 4])> = Vec::new();
-    let mut left_out: Vec<String> = Vec::new();
     let pk_ops = [
         ("rsa-verify", PkOp::RsaVerify),
         ("rsa-sign", PkOp::RsaSign),
         ("dsa-sign", PkOp::DsaSign),
         ("dsa-verify", PkOp::DsaVerify),
     ];
-    for (i, (name, op)) in pk_ops.into_iter().enumerate() {
-        match bench_pk::time_op(op, name, bits, budget.rounds, budget.batch, false) {
-            Ok(timed) => {
-                left_out.extend(timed.left_out.iter().map(|w| format!("{name}: {w}")));
-                for (who, ns) in &timed.medians {
-                    let who = if who == "montmul" {
-                        "montmul-pk"
-                    } else {
-                        who.as_str()
-                    };
-                    match lib.iter_mut().find(|(n, _)| n == who) {
-                        Some(row) => row.1[i] = Some(*ns),
-                        None => {
-                            let mut v = [None; 4];
-                            v[i] = Some(*ns);
-                            lib.push((who.to_string(), v));
-                        }
-                    }
-                }
-            }
-            Err(e) => s.not_built.push(format!(
-                "{bits}-bit {name} of the libraries could not be measured here: {}",
-                e.0
-            )),
-        }
-    }
+    let libs = pk::libraries(bits, &pk_ops, budget);
+    s.not_built.extend(libs.notes);
+    let lib = libs.rows;
     let best_seed = |op: Op| {
         ctx.seeds
             .seed004_pk
@@ -377,16 +352,35 @@ fn pk_here(
     s.tables.push(Table {
         id: "seed004-pk-libraries".into(),
         title: format!("RSA and DSA with {bits}-bit operands as whole library operations on this machine"),
-        source: "measured here by `montmul bench --pk`'s measurement (median us; PKCS#1 v1.5 and DSA with SHA-256 on \
-                 OpenSSL-generated keys, every result checked across the libraries first); last row: the seed's \
-                 fastest time per column, typed in from its table"
-            .into(),
+        source: format!(
+            "measured here by `montmul bench --pk --openssl4`'s measurement (median us; PKCS#1 v1.5 and DSA with \
+             SHA-256 on OpenSSL-generated keys, every result checked across the libraries first): `openssl` is the \
+             system OpenSSL 3.0 in process, `{OPENSSL4}` OpenSSL 4.0 as Python's cryptography bundles it, timed in \
+             a subprocess on the same key (its signature checked to verify there); last row: the seed's fastest \
+             time per column, typed in from its table"
+        ),
         columns: ["library", "RSA public (us)", "RSA private (us)", "DSS sign (us)", "DSS verify (us)"]
             .map(String::from)
             .to_vec(),
         rows,
     });
     let find = |who: &str, i: usize| lib.iter().find(|r| r.0 == who).and_then(|r| r.1[i]);
+    let cmp4: Vec<String> = OPS
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, n))| {
+            let (m, o) = (find("montmul-pk", i)?, find(OPENSSL4, i)?);
+            Some(format!("{n} {:.2}x", m / o))
+        })
+        .collect();
+    if !cmp4.is_empty() {
+        s.findings.push(format!(
+            "Against OpenSSL 4.0 (a subprocess, not interleaved with the others): montmul-pk's time as a multiple \
+             of its time is {}. OpenSSL 4.0's AVX-512 IFMA code is for 2048, 3072 and 4096-bit RSA, so \
+             it does not apply to these {bits}-bit operands.",
+            cmp4.join(", ")
+        ));
+    }
     let cmp: Vec<String> = OPS
         .iter()
         .enumerate()
