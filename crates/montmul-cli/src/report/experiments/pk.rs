@@ -457,10 +457,13 @@ pub struct Libraries {
     /// first, then the in-process peers (OpenSSL 3.0 as `openssl`, ring, the `rsa`
     /// crate), then [`OPENSSL4`] where Python's `cryptography` is installed.
     pub rows: Vec<(String, Vec<Option<f64>>)>,
-    /// Sentences for [`crate::report::model::Section::not_built`]: a library left out of
-    /// an operation and why, an operation that could not be measured, and, where
-    /// python3 or `cryptography` is missing, that the OpenSSL 4.0 row is absent.
+    /// Sentences for [`crate::report::model::Section::not_built`]: an operation that
+    /// could not be measured and, where python3 or `cryptography` is missing, that the
+    /// OpenSSL 4.0 row is absent.
     pub notes: Vec<String>,
+    /// Sentences for the section's findings: a peer that refused the key of an
+    /// operation (ring takes no RSA key below 2048 bits), so its cell is empty.
+    pub refused: Vec<String>,
 }
 
 /// `ops` (named as `montmul bench --pk --ops` names them) at `bits` bits as whole
@@ -472,6 +475,7 @@ pub struct Libraries {
 pub fn libraries(bits: u32, ops: &[(&'static str, PkOp)], budget: Budget) -> Libraries {
     let mut rows: Vec<(String, Vec<Option<f64>>)> = Vec::new();
     let mut notes = Vec::new();
+    let mut refused = Vec::new();
     let openssl4 = crate::bench_pk::openssl4_version();
     if let Err(why) = &openssl4 {
         notes.push(format!("The {OPENSSL4} row is absent. {why}"));
@@ -489,12 +493,10 @@ pub fn libraries(bits: u32, ops: &[(&'static str, PkOp)], budget: Budget) -> Lib
     for (i, &(name, op)) in ops.iter().enumerate() {
         match crate::bench_pk::time_op(op, name, bits, budget.rounds, budget.batch, false) {
             Ok(timed) => {
-                notes.extend(
-                    timed
-                        .left_out
-                        .iter()
-                        .map(|w| format!("{bits}-bit libraries, {name}: left out {w}")),
-                );
+                refused.extend(timed.left_out.iter().map(|w| {
+                    let (who, why) = w.split_once(": ").unwrap_or((w, "refused"));
+                    format!("{who} has no {bits}-bit {name} time: it refused the key ({why}).")
+                }));
                 for (who, ns) in &timed.medians {
                     put(if who == "montmul" { "montmul-pk" } else { who }, i, *ns);
                 }
@@ -514,5 +516,9 @@ pub fn libraries(bits: u32, ops: &[(&'static str, PkOp)], budget: Budget) -> Lib
             )),
         }
     }
-    Libraries { rows, notes }
+    Libraries {
+        rows,
+        notes,
+        refused,
+    }
 }

@@ -295,6 +295,7 @@ fn rsa_here(ctx: &mut Ctx<'_>, s: &mut Section) -> Result<(), CliError> {
         budget,
     );
     s.not_built.extend(libs.notes);
+    s.findings.extend(libs.refused);
     let lib: Vec<(String, [Option<f64>; 2])> = libs
         .rows
         .into_iter()

@@ -324,6 +324,7 @@ fn pk_here(
     ];
     let libs = pk::libraries(bits, &pk_ops, budget);
     s.not_built.extend(libs.notes);
+    s.findings.extend(libs.refused);
     let lib = libs.rows;
     let best_seed = |op: Op| {
         ctx.seeds
