@@ -256,7 +256,7 @@ fn findings(
             span(over_scalar[i].iter().copied()),
         ) {
             parts.push(format!(
-                "{n} ({} lanes) {lo:.2}-{hi:.2}x the speed of CIOS w=16 ({} it) and {clo:.2}-{chi:.2}x that of the \
+                "{n} ({} lanes) runs at {lo:.2}-{hi:.2}x the speed of CIOS w=16 ({} it) and {clo:.2}-{chi:.2}x that of the \
                  scalar columns ({} them)",
                 lanes(n).unwrap_or(1),
                 verdict(lo, hi),
