@@ -199,8 +199,9 @@ pub trait PerWord: Sized + 'static {
 }
 
 /// The list of one limb type: the portable seed algorithms every limb type has, then
-/// the kernels of this type only (`$extra`, comma after each), then `auto`, in the
-/// order the command line lists them.
+/// the kernels of this type only (`$extra`, comma after each: for 16-bit words the
+/// seed algorithm `columns`, defined for them only), then `auto`, in the order the
+/// command line lists them.
 macro_rules! kernel_list {
     ($($extra:tt)*) => {
         &[
@@ -212,7 +213,6 @@ macro_rules! kernel_list {
             &algo::radix2::Radix2,
             &algo::mwr2mm::Mwr2mm,
             &algo::two_way::TwoWay,
-            &algo::columns::Columns,
             $($extra)*
             &dispatch::Auto,
         ]
@@ -243,6 +243,7 @@ portable_words!(u8);
 impl PerWord for u16 {
     fn kernels() -> &'static [&'static dyn Kernel<u16>] {
         kernel_list![
+            &algo::columns::Columns,
             #[cfg(target_arch = "x86_64")]
             &arch::x86_64::columns::ColumnsSse2,
             #[cfg(target_arch = "x86_64")]
@@ -351,7 +352,7 @@ pub fn default<L: Limb>() -> &'static dyn Kernel<L> {
 /// Descriptions of every kernel of every limb type, each name once.
 pub fn catalog() -> Vec<&'static KernelInfo> {
     let mut out: Vec<&'static KernelInfo> = Vec::new();
-    // The widest word first: its list holds every kernel, in the command line's order.
+    // The widest word first, then each narrower word's own kernels after it.
     let lists = [
         all::<u64>().iter().map(|k| k.info()).collect::<Vec<_>>(),
         all::<u32>().iter().map(|k| k.info()).collect(),
@@ -364,4 +365,81 @@ pub fn catalog() -> Vec<&'static KernelInfo> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Residue;
+
+    /// A modulus of `s` limbs for `L` that every policy keeps at `s` limbs: its top
+    /// limb is 2^(w-3) (bits = w s - 2, so R > 4n with `s` limbs), the others odd
+    /// patterns.
+    fn modulus_limbs<L: Limb>(s: usize) -> Vec<L> {
+        let mut n: Vec<L> = (0..s)
+            .map(|i| L::from_u64(0x9e37_79b9_7f4a_7c15u64.rotate_left(i as u32) | 1))
+            .collect();
+        n[s - 1] = L::from_u64(1 << (L::BITS - 3));
+        n[0] = n[0].or(L::ONE);
+        n
+    }
+
+    /// Every kernel of `L`'s list is defined for `L`, builds a modulus under each of its
+    /// policies (at a limb count it has code for), and multiplies 3 by 5 there.
+    fn every_listed_kernel_builds<L: Limb>() {
+        for &k in all::<L>() {
+            let info = k.info();
+            assert!(
+                info.words.contains(&L::BITS),
+                "{} is listed for {}-bit words but defined for {:?}",
+                info.name,
+                L::BITS,
+                info.words
+            );
+            let s = k.limb_counts().map_or(3, |counts| counts[0]);
+            let n = modulus_limbs::<L>(s);
+            for &r in info.reductions {
+                let built = Modulus::with_kernel(&n, k, r);
+                if !(info.available)() {
+                    assert!(matches!(built, Err(Error::Unavailable { .. })));
+                    eprintln!("{} ({}-bit): SKIPPED: not on this CPU", info.name, L::BITS);
+                    continue;
+                }
+                let m = built.unwrap_or_else(|e| panic!("{} {r:?}: {e}", info.name));
+                assert_eq!(m.limbs(), s, "{} {r:?}", info.name);
+                let x = Residue::new(&m, &[L::from_u64(3)]).unwrap();
+                let y = Residue::new(&m, &[L::from_u64(5)]).unwrap();
+                let z: Vec<u64> = (&x * &y).to_limbs().iter().map(|l| l.to_u64()).collect();
+                assert_eq!(z[0], 15, "{} {r:?}", info.name);
+                assert!(z[1..].iter().all(|&l| l == 0), "{} {r:?}", info.name);
+            }
+        }
+    }
+
+    #[test]
+    fn every_listed_kernel_of_every_word_builds() {
+        every_listed_kernel_builds::<u8>();
+        every_listed_kernel_builds::<u16>();
+        every_listed_kernel_builds::<u32>();
+        every_listed_kernel_builds::<u64>();
+    }
+
+    /// `columns` is in the 16-bit list only; the others name it as another word's.
+    #[test]
+    fn columns_is_listed_for_16_bit_words_only() {
+        let listed = |names: Vec<&str>| names.contains(&"columns");
+        assert!(listed(all::<u16>().iter().map(|k| k.info().name).collect()));
+        assert!(!listed(all::<u8>().iter().map(|k| k.info().name).collect()));
+        assert!(!listed(
+            all::<u32>().iter().map(|k| k.info().name).collect()
+        ));
+        assert!(!listed(
+            all::<u64>().iter().map(|k| k.info().name).collect()
+        ));
+        assert!(matches!(
+            by_name::<u64>("columns"),
+            Err(Error::UnsupportedWord { word: 64, .. })
+        ));
+        assert!(catalog().iter().any(|i| i.name == "columns"));
+    }
 }
