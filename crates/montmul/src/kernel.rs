@@ -10,7 +10,7 @@
 use crate::algo;
 use crate::arch::{self, Avx2};
 use crate::trace::Trace;
-use crate::{dispatch, Error, Limb, Modulus, Reduction};
+use crate::{dispatch, Error, Limb, Modulus, Reduction, Residue};
 
 /// What a kernel is, independent of the limb type it is instantiated for.
 #[derive(Debug)]
@@ -150,10 +150,12 @@ pub trait PowDomain<L: Limb>: Send + Sync {
     fn sqr(&self, a: &[u64], out: &mut [u64]);
 }
 
-/// What differs per limb type: the list of kernels, the kernel `auto` picks and the
-/// exponentiations' table read. Implemented for `u8`, `u16`, `u32` and `u64` (every
-/// [`Limb`]); the 64-bit kernels (`cios-fixed`, `karatsuba`, `mulx-redc`,
-/// `mulx-cios`, `gen-cios`, `amm52-ifma`) are only in the list of `u64`.
+/// What differs per limb type: the list of kernels, the kernel `auto` picks, the
+/// exponentiations' table read, and the multi-buffer kernels of [`crate::lanes`] (the
+/// pair `amm52x2-ifma` and the 8-lane `amm52x8-ifma`, `u64` only). Implemented for
+/// `u8`, `u16`, `u32` and `u64` (every [`Limb`]); the 64-bit kernels (`cios-fixed`,
+/// `karatsuba`, `mulx-redc`, `mulx-cios`, `gen-cios`, `amm52-ifma`) are only in the
+/// list of `u64`.
 pub trait PerWord: Sized + 'static {
     /// Every kernel for this limb type, in the order the command line lists them.
     fn kernels() -> &'static [&'static dyn Kernel<Self>]
@@ -171,9 +173,10 @@ pub trait PerWord: Sized + 'static {
     where
         Self: Limb;
 
-    /// Whether [`PerWord::pow_pair`] runs `a` and `b` in lockstep (public: the moduli's
-    /// sizes, engines and the CPU). Only `u64` has a pair kernel (`amm52x2-ifma`); the
-    /// default is `false`.
+    /// Whether [`crate::lanes`] runs `a` and `b` in lockstep (public: the moduli's
+    /// sizes, engines and the CPU): where [`PerWord::pow_pair`] runs them and lockstep
+    /// measured faster than one after the other. Only `u64` has a pair kernel
+    /// (`amm52x2-ifma`); the default is `false`.
     fn pair_picked(a: &Modulus<Self>, b: &Modulus<Self>) -> bool
     where
         Self: Limb,
@@ -184,7 +187,9 @@ pub trait PerWord: Sized + 'static {
 
     /// `a^ea` and `b^eb` (Montgomery form, each below its modulus' bound) in lockstep,
     /// telling `trace` the steps of one exponentiation of the longer exponent's length,
-    /// where [`PerWord::pair_picked`]; `None` otherwise (the default).
+    /// wherever the pair kernel covers the two moduli (also where
+    /// [`PerWord::pair_picked`] would not pick it); `None` where it does not (the
+    /// default).
     fn pow_pair<T: Trace>(
         a: (&Modulus<Self>, &[Self], &[u8]),
         b: (&Modulus<Self>, &[Self], &[u8]),
@@ -195,6 +200,44 @@ pub trait PerWord: Sized + 'static {
     {
         let _ = (a, b, trace);
         None
+    }
+
+    /// Whether [`crate::lanes`] runs this batch of exponentiations on the 8-lane kernel
+    /// `amm52x8-ifma` (public: the lane count, the moduli's sizes and the CPU). Only
+    /// `u64` has it; the default is `false`.
+    fn mb8_picked(lanes: &[Residue<Self>]) -> bool
+    where
+        Self: Limb,
+    {
+        let _ = lanes;
+        false
+    }
+
+    /// `bases[i] ^ exponents[i]` on `amm52x8-ifma`, wherever it covers the lanes (also
+    /// where [`PerWord::mb8_picked`] would not pick it): [`crate::lanes::pow_lanes_mb8`].
+    /// The default refuses with [`Error::UnsupportedWord`].
+    fn pow_mb8(bases: &[Residue<Self>], exponents: &[&[u8]]) -> Result<Vec<Residue<Self>>, Error>
+    where
+        Self: Limb,
+    {
+        let _ = (bases, exponents);
+        Err(Error::UnsupportedWord {
+            algo: crate::lanes::MB8,
+            word: Self::BITS,
+        })
+    }
+
+    /// `a[i] * b[i]` on `amm52x8-ifma`, words in and out: [`crate::lanes::mul_lanes_mb8`].
+    /// The default refuses with [`Error::UnsupportedWord`].
+    fn mul_mb8(a: &[Residue<Self>], b: &[Residue<Self>]) -> Result<Vec<Residue<Self>>, Error>
+    where
+        Self: Limb,
+    {
+        let _ = (a, b);
+        Err(Error::UnsupportedWord {
+            algo: crate::lanes::MB8,
+            word: Self::BITS,
+        })
     }
 }
 
@@ -315,10 +358,22 @@ impl PerWord for u64 {
         b: (&Modulus<u64>, &[u64], &[u8]),
         trace: &mut T,
     ) -> Option<(Vec<u64>, Vec<u64>)> {
-        if !Self::pair_picked(a.0, b.0) {
-            return None;
-        }
         arch::x86_64::avx512ifma::x2::pow_x2(a, b, trace)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn mb8_picked(lanes: &[Residue<u64>]) -> bool {
+        crate::lanes::mb8::picked(lanes)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn pow_mb8(bases: &[Residue<u64>], exponents: &[&[u8]]) -> Result<Vec<Residue<u64>>, Error> {
+        crate::lanes::mb8::pow(bases, exponents)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn mul_mb8(a: &[Residue<u64>], b: &[Residue<u64>]) -> Result<Vec<Residue<u64>>, Error> {
+        crate::lanes::mb8::mul(a, b)
     }
 }
 
@@ -370,7 +425,6 @@ pub fn catalog() -> Vec<&'static KernelInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Residue;
 
     /// A modulus of `s` limbs for `L` that every policy keeps at `s` limbs: its top
     /// limb is 2^(w-3) (bits = w s - 2, so R > 4n with `s` limbs), the others odd
