@@ -448,10 +448,11 @@ mod tests {
         if Avx512Ifma::new().is_none() {
             let (x, e) = jobs(512, 3);
             let e: Vec<&[u8]> = e.iter().map(Vec::as_slice).collect();
-            assert_eq!(
-                pow_lanes_mb8(&x, &e).unwrap_err(),
-                Error::Unavailable { algo: MB8 }
-            );
+            // Unavailable on x86-64; elsewhere u64 has no 8-lane kernel at all.
+            assert!(matches!(
+                pow_lanes_mb8(&x, &e),
+                Err(Error::Unavailable { .. } | Error::UnsupportedWord { .. })
+            ));
             eprintln!("forced_mb8_equals_one_by_one: SKIPPED: no AVX-512 IFMA");
             return;
         }
