@@ -167,8 +167,9 @@ impl<L: Limb> Engine<L> for X2 {
     }
 }
 
-/// Up to eight exponentiations on `amm52x8-ifma` (through [`crate::kernel::PerWord::pow_mb8`]);
-/// products, and batches the hook refuses, as [`Sequential`].
+/// Up to eight exponentiations on `amm52x8-ifma` (through
+/// [`crate::kernel::PerWord::pow_mb8`]); products, and batches the hook refuses, as
+/// [`Sequential`].
 struct Mb8;
 
 impl<L: Limb> Engine<L> for Mb8 {
@@ -185,9 +186,10 @@ impl<L: Limb> Engine<L> for Mb8 {
 }
 
 /// The engine for a batch whose lanes live in `lanes`' residues, by the moduli's size
-/// class and the CPU's capability tokens: [`X2`] for two lanes that [`fits_x2`]; [`Mb8`]
-/// where it measured faster than one by one ([`crate::kernel::PerWord::mb8_picked`]: from 4 lanes at 512
-/// bits, never for two); else [`Sequential`].
+/// class and the CPU's capability tokens: [`X2`] for two lanes that [`fits_x2`];
+/// [`Mb8`] where it measured faster than one by one
+/// ([`crate::kernel::PerWord::mb8_picked`]: from 4 lanes at 512 bits, never for two);
+/// else [`Sequential`].
 fn engine<L: Limb>(lanes: &[Residue<L>]) -> &'static dyn Engine<L> {
     if let [a, b] = lanes {
         if fits_x2(a, b) {
