@@ -9,7 +9,9 @@
 //! to build it.
 //!
 //! Before any timing, every implementation's product and power are checked equal to
-//! num-bigint's; a disagreement is an error, not a row in the table.
+//! num-bigint's; a disagreement is an error, not a row in the table. `--pk`, `--threads`
+//! and `--lanes` (the multi-buffer kernels) are measurements of their own
+//! (`bench_pk`, `bench_threads`, `bench_lanes`).
 
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
@@ -83,6 +85,11 @@ pub struct Args {
     /// cores (the row `montmul-2threads`).
     #[arg(long)]
     pub(crate) threads: Option<usize>,
+    /// Instead of the kernels: N jobs of different moduli (1..=8) through the
+    /// multi-buffer kernels (amm52x8-ifma, pow_lanes, and with N = 2 amm52x2-ifma)
+    /// against the same N jobs one by one, per operation (mul, exp).
+    #[arg(long, conflicts_with_all = ["peers", "algo", "pk", "threads"])]
+    pub(crate) lanes: Option<usize>,
 }
 
 /// One measured median.
@@ -280,6 +287,9 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
     }
     if let Some(threads) = args.threads {
         return crate::bench_threads::run(&args, threads);
+    }
+    if let Some(lanes) = args.lanes {
+        return crate::bench_lanes::run(&args, lanes);
     }
     if args.ops.is_empty() {
         args.ops = ["mul", "sqr", "exp"].map(String::from).to_vec();

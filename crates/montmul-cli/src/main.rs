@@ -6,6 +6,7 @@
 mod algos;
 mod arith;
 mod bench;
+mod bench_lanes;
 mod bench_pk;
 mod bench_threads;
 mod ct_check;
@@ -42,7 +43,8 @@ enum Command {
     /// Print B^E mod N, computed with one Montgomery algorithm.
     Exp(arith::ExpArgs),
     /// Time montmul's kernels (and, with --peers, GMP, OpenSSL, num-bigint, crypto-bigint),
-    /// or with --pk its RSA, DSA and DH beside OpenSSL, ring and the rsa crate.
+    /// with --lanes its multi-buffer kernels, or with --pk its RSA, DSA and DH beside
+    /// OpenSSL, ring and the rsa crate.
     Bench(bench::Args),
     /// Cycle-level models of seed 002's multi-core platform and seed 003's systolic arrays.
     Sim(sim::Args),

@@ -26,7 +26,7 @@ struct Algorithm {
     limbs: Option<Vec<u64>>,
 }
 
-/// Every available algorithm, read from `montmul algos --json`.
+/// Every available one-product algorithm, read from `montmul algos --json`.
 fn algorithms() -> Vec<Algorithm> {
     let (code, out, err) = montmul(&["algos", "--json"]);
     assert_eq!(code, 0, "{err}");
@@ -34,7 +34,8 @@ fn algorithms() -> Vec<Algorithm> {
     v.as_array()
         .expect("an array")
         .iter()
-        .filter(|a| a["available"].as_bool() == Some(true))
+        // The multi-buffer kernels (lanes > 1) are not `--algo` kernels: `bench --lanes`.
+        .filter(|a| a["available"].as_bool() == Some(true) && a["lanes"].as_u64() == Some(1))
         .map(|a| {
             for key in [
                 "name",

@@ -2,7 +2,9 @@
 //! bound d^2/4 cycles (d 52-bit digits, at 4.2 GHz) and one `amm52-ifma` product, and
 //! `pow` on 8 lanes against the jobs one by one (`Residue::pow`), for every lane count
 //! 1 ..= 8 (the engine's `MB8_MIN_LANES`). Variants alternate within each round;
-//! medians of the rounds.
+//! medians of the rounds. The 8-lane forms as a caller meets them (words in and out,
+//! the domain built per call: `lanes::mul_lanes_mb8`, `lanes::pow_lanes_mb8`) are what
+//! `montmul bench --lanes` times too, against the jobs one by one.
 //!
 //! `cargo run --release -p montmul --example mb8 [rounds] [mul | pow | even]` (`mul`:
 //! the products only; `pow`, `even`: the products, then that table only)
@@ -23,9 +25,8 @@ mod imp {
     use std::time::Instant;
 
     use montmul::arch::x86_64::avx512ifma::mb8::{LaneModulus, Lanes8, LANES};
-    use montmul::arch::x86_64::avx512ifma::mb8_exp;
     use montmul::arch::Avx512Ifma;
-    use montmul::lanes::pow_lanes;
+    use montmul::lanes::{mul_lanes_mb8, pow_lanes, pow_lanes_mb8};
     use montmul::{Modulus, Residue};
 
     /// SplitMix64.
@@ -98,15 +99,7 @@ mod imp {
         println!("bits  d  bound(ns)  x8/op(ns)  ratio  one(ns)  one/x8op  chained x8/op(ns)");
         for bits in [512usize, 1024, 2048, 3072, 4096, 8192] {
             let ms: Vec<Modulus<u64>> = (0..LANES).map(|_| modulus(&mut rng, bits)).collect();
-            let lanes: Vec<LaneModulus<'_>> = ms
-                .iter()
-                .map(|m| LaneModulus {
-                    n: m.n(),
-                    n0: m.n0(),
-                    r1: m.r1(),
-                    reduction: m.reduction(),
-                })
-                .collect();
+            let lanes: Vec<LaneModulus<'_>> = ms.iter().map(lane).collect();
             let dom = Lanes8::for_pow(token, &lanes).unwrap();
             let d = dom.digits();
             // Random digits below 2^50 (below every n: top digit small enough).
@@ -161,17 +154,14 @@ mod imp {
         for bits in [512usize, 1024, 2048, 4096] {
             let (ms, a) = batch(&mut rng, bits);
             let b: Vec<Residue<u64>> = a.iter().map(|x| x.square()).collect();
-            let lanes: Vec<LaneModulus<'_>> = ms.iter().map(lane).collect();
             let ar: Vec<&[u64]> = a.iter().map(|x| x.montgomery_limbs()).collect();
             let br: Vec<&[u64]> = b.iter().map(|x| x.montgomery_limbs()).collect();
-            let mut outs = vec![Vec::new(); LANES];
             let mut o1 = vec![0u64; ms[0].limbs()];
             let iters = (2_000_000 / (bits * bits / 1024)).max(5);
             let (mut x8, mut seq) = (Vec::new(), Vec::new());
             for _ in 0..10 * rounds + 1 {
                 x8.push(time(iters, || {
-                    let dom = Lanes8::new(token, &lanes).unwrap();
-                    dom.mul(black_box(&ar), &br, &mut outs);
+                    black_box(mul_lanes_mb8(black_box(&a), &b).unwrap());
                 }));
                 seq.push(time(iters, || {
                     for ((m, x), y) in ms.iter().zip(&ar).zip(&br) {
@@ -184,14 +174,14 @@ mod imp {
         }
         match std::env::args().nth(2).as_deref() {
             Some("mul") => return,
-            Some("even") => return break_even(token, &mut rng, rounds),
+            Some("even") => return break_even(&mut rng, rounds),
             Some("pow") => return full_pow(&mut rng, rounds),
             _ => {}
         }
         println!();
         full_pow(&mut rng, rounds);
         println!();
-        break_even(token, &mut rng, rounds);
+        break_even(&mut rng, rounds);
     }
 
     /// The full-length table of [`main`].
@@ -234,23 +224,20 @@ mod imp {
     }
 
     /// The break-even table of [`main`].
-    fn break_even(token: Avx512Ifma, rng: &mut Rng, rounds: usize) {
+    fn break_even(rng: &mut Rng, rounds: usize) {
         println!("break-even lane count: one amm52x8-ifma pow (any 1..8 lanes: the unused");
         println!("lanes are padded) / one Residue::pow, {SHORT}-byte exponents, medians of");
         println!("short alternating rounds; Mb8 pays from the next whole lane count");
         println!(" bits  mb8(us)  pow(us)  break-even");
         for bits in [512usize, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192] {
-            let (ms, bases) = batch(rng, bits);
+            let (_, bases) = batch(rng, bits);
             let exps: Vec<Vec<u8>> = (0..LANES).map(|_| rng.bytes(SHORT)).collect();
             let refs: Vec<&[u8]> = exps.iter().map(|e| e.as_slice()).collect();
-            let lanes: Vec<LaneModulus<'_>> = ms.iter().map(lane).collect();
-            let limbs: Vec<&[u64]> = bases.iter().map(|x| x.montgomery_limbs()).collect();
             let (mut mb, mut one) = (Vec::new(), Vec::new());
             for r in 0..4 * rounds + 1 {
                 mb.push(
                     time(1, || {
-                        let dom = Lanes8::for_pow(token, &lanes).unwrap();
-                        black_box(mb8_exp::pow(&dom, &limbs, &refs, &mut ()));
+                        black_box(pow_lanes_mb8(black_box(&bases), &refs).unwrap());
                     }) / 1000.0,
                 );
                 one.push(

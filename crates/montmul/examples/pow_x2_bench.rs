@@ -5,7 +5,8 @@
 //! `cargo run --release -p montmul --example pow_x2_bench [ROUNDS] [BITS,BITS,...]`
 //!
 //! With `X2_FORCED=1` in the environment the pair ladder runs at every size it covers
-//! (`arch::x86_64::avx512ifma::x2::pow_x2`), also where `lanes` does not pick it.
+//! (`lanes::pow_x2_lockstep`), also where `lanes` does not pick it. `montmul bench
+//! --lanes 2` times the same forms (the pair, and the two jobs one by one).
 //!
 //! Every round times each variant once (a batch of calls, the per-call mean), the
 //! variants interleaved so that drifts of the clock hit them alike; the table gives
@@ -18,7 +19,7 @@ use std::time::Instant;
 use montmul_testkit::TestRng;
 use rand_core::RngCore;
 
-use montmul::lanes::pow_x2;
+use montmul::lanes::{pow_x2, pow_x2_lockstep};
 use montmul::{Modulus, Residue};
 
 /// Random bytes from the test kit's seeded generator, and moduli from them.
@@ -75,20 +76,12 @@ fn forced() -> bool {
     std::env::var_os("X2_FORCED").is_some()
 }
 
-/// `lanes::pow_x2`, or with `X2_FORCED` the pair ladder itself where it fits.
+/// `lanes::pow_x2`, or with `X2_FORCED` the pair ladder wherever it fits
+/// (`lanes::pow_x2_lockstep`).
 fn pair(a: &Residue<u64>, ea: &[u8], b: &Residue<u64>, eb: &[u8]) -> (Residue<u64>, Residue<u64>) {
-    #[cfg(target_arch = "x86_64")]
     if forced() {
-        let (ma, mb) = (a.modulus(), b.modulus());
-        if let Some((x, y)) = montmul::arch::x86_64::avx512ifma::x2::pow_x2(
-            (ma, a.montgomery_limbs(), ea),
-            (mb, b.montgomery_limbs(), eb),
-            &mut (),
-        ) {
-            return (
-                Residue::from_montgomery(ma, x).unwrap(),
-                Residue::from_montgomery(mb, y).unwrap(),
-            );
+        if let Ok(p) = pow_x2_lockstep(a, ea, b, eb) {
+            return p;
         }
     }
     pow_x2(a, ea, b, eb).unwrap()

@@ -10,7 +10,7 @@
 use crate::algo;
 use crate::arch::{self, Avx2};
 use crate::trace::Trace;
-use crate::{dispatch, Error, Limb, Modulus, Reduction};
+use crate::{dispatch, Error, Limb, Modulus, Reduction, Residue};
 
 /// What a kernel is, independent of the limb type it is instantiated for.
 #[derive(Debug)]
@@ -150,10 +150,12 @@ pub trait PowDomain<L: Limb>: Send + Sync {
     fn sqr(&self, a: &[u64], out: &mut [u64]);
 }
 
-/// What differs per limb type: the list of kernels, the kernel `auto` picks and the
-/// exponentiations' table read. Implemented for `u8`, `u16`, `u32` and `u64` (every
-/// [`Limb`]); the 64-bit kernels (`cios-fixed`, `karatsuba`, `mulx-redc`,
-/// `mulx-cios`, `gen-cios`, `amm52-ifma`) are only in the list of `u64`.
+/// What differs per limb type: the list of kernels, the kernel `auto` picks, the
+/// exponentiations' table read, and the multi-buffer kernels of [`crate::lanes`] (the
+/// pair `amm52x2-ifma` and the 8-lane `amm52x8-ifma`, `u64` only). Implemented for
+/// `u8`, `u16`, `u32` and `u64` (every [`Limb`]); the 64-bit kernels (`cios-fixed`,
+/// `karatsuba`, `mulx-redc`, `mulx-cios`, `gen-cios`, `amm52-ifma`) are only in the
+/// list of `u64`.
 pub trait PerWord: Sized + 'static {
     /// Every kernel for this limb type, in the order the command line lists them.
     fn kernels() -> &'static [&'static dyn Kernel<Self>]
@@ -171,9 +173,10 @@ pub trait PerWord: Sized + 'static {
     where
         Self: Limb;
 
-    /// Whether [`PerWord::pow_pair`] runs `a` and `b` in lockstep (public: the moduli's
-    /// sizes, engines and the CPU). Only `u64` has a pair kernel (`amm52x2-ifma`); the
-    /// default is `false`.
+    /// Whether [`crate::lanes`] runs `a` and `b` in lockstep (public: the moduli's
+    /// sizes, engines and the CPU): where [`PerWord::pow_pair`] runs them and lockstep
+    /// measured faster than one after the other. Only `u64` has a pair kernel
+    /// (`amm52x2-ifma`); the default is `false`.
     fn pair_picked(a: &Modulus<Self>, b: &Modulus<Self>) -> bool
     where
         Self: Limb,
@@ -184,7 +187,9 @@ pub trait PerWord: Sized + 'static {
 
     /// `a^ea` and `b^eb` (Montgomery form, each below its modulus' bound) in lockstep,
     /// telling `trace` the steps of one exponentiation of the longer exponent's length,
-    /// where [`PerWord::pair_picked`]; `None` otherwise (the default).
+    /// wherever the pair kernel covers the two moduli (also where
+    /// [`PerWord::pair_picked`] would not pick it); `None` where it does not (the
+    /// default).
     fn pow_pair<T: Trace>(
         a: (&Modulus<Self>, &[Self], &[u8]),
         b: (&Modulus<Self>, &[Self], &[u8]),
@@ -196,11 +201,50 @@ pub trait PerWord: Sized + 'static {
         let _ = (a, b, trace);
         None
     }
+
+    /// Whether [`crate::lanes`] runs this batch of exponentiations on the 8-lane kernel
+    /// `amm52x8-ifma` (public: the lane count, the moduli's sizes and the CPU). Only
+    /// `u64` has it; the default is `false`.
+    fn mb8_picked(lanes: &[Residue<Self>]) -> bool
+    where
+        Self: Limb,
+    {
+        let _ = lanes;
+        false
+    }
+
+    /// `bases[i] ^ exponents[i]` on `amm52x8-ifma`, wherever it covers the lanes (also
+    /// where [`PerWord::mb8_picked`] would not pick it): [`crate::lanes::pow_lanes_mb8`].
+    /// The default refuses with [`Error::UnsupportedWord`].
+    fn pow_mb8(bases: &[Residue<Self>], exponents: &[&[u8]]) -> Result<Vec<Residue<Self>>, Error>
+    where
+        Self: Limb,
+    {
+        let _ = (bases, exponents);
+        Err(Error::UnsupportedWord {
+            algo: crate::lanes::MB8,
+            word: Self::BITS,
+        })
+    }
+
+    /// `a[i] * b[i]` on `amm52x8-ifma`, words in and out: [`crate::lanes::mul_lanes_mb8`].
+    /// The default refuses with [`Error::UnsupportedWord`].
+    fn mul_mb8(a: &[Residue<Self>], b: &[Residue<Self>]) -> Result<Vec<Residue<Self>>, Error>
+    where
+        Self: Limb,
+    {
+        let _ = (a, b);
+        Err(Error::UnsupportedWord {
+            algo: crate::lanes::MB8,
+            word: Self::BITS,
+        })
+    }
 }
 
 /// The list of one limb type: the portable seed algorithms every limb type has, then
-/// the kernels of this type only (`$extra`, comma after each), then `auto`, in the
-/// order the command line lists them.
+/// the kernels of this type only (`$extra`, comma after each: for 16-bit words the
+/// seed algorithm `columns`, defined for them only), then `auto`, in the order the
+/// command line lists them.
 macro_rules! kernel_list {
     ($($extra:tt)*) => {
         &[
@@ -212,7 +256,6 @@ macro_rules! kernel_list {
             &algo::radix2::Radix2,
             &algo::mwr2mm::Mwr2mm,
             &algo::two_way::TwoWay,
-            &algo::columns::Columns,
             $($extra)*
             &dispatch::Auto,
         ]
@@ -243,6 +286,7 @@ portable_words!(u8);
 impl PerWord for u16 {
     fn kernels() -> &'static [&'static dyn Kernel<u16>] {
         kernel_list![
+            &algo::columns::Columns,
             #[cfg(target_arch = "x86_64")]
             &arch::x86_64::columns::ColumnsSse2,
             #[cfg(target_arch = "x86_64")]
@@ -314,10 +358,22 @@ impl PerWord for u64 {
         b: (&Modulus<u64>, &[u64], &[u8]),
         trace: &mut T,
     ) -> Option<(Vec<u64>, Vec<u64>)> {
-        if !Self::pair_picked(a.0, b.0) {
-            return None;
-        }
         arch::x86_64::avx512ifma::x2::pow_x2(a, b, trace)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn mb8_picked(lanes: &[Residue<u64>]) -> bool {
+        crate::lanes::mb8::picked(lanes)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn pow_mb8(bases: &[Residue<u64>], exponents: &[&[u8]]) -> Result<Vec<Residue<u64>>, Error> {
+        crate::lanes::mb8::pow(bases, exponents)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn mul_mb8(a: &[Residue<u64>], b: &[Residue<u64>]) -> Result<Vec<Residue<u64>>, Error> {
+        crate::lanes::mb8::mul(a, b)
     }
 }
 
@@ -351,7 +407,7 @@ pub fn default<L: Limb>() -> &'static dyn Kernel<L> {
 /// Descriptions of every kernel of every limb type, each name once.
 pub fn catalog() -> Vec<&'static KernelInfo> {
     let mut out: Vec<&'static KernelInfo> = Vec::new();
-    // The widest word first: its list holds every kernel, in the command line's order.
+    // The widest word first, then each narrower word's own kernels after it.
     let lists = [
         all::<u64>().iter().map(|k| k.info()).collect::<Vec<_>>(),
         all::<u32>().iter().map(|k| k.info()).collect(),
@@ -364,4 +420,80 @@ pub fn catalog() -> Vec<&'static KernelInfo> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A modulus of `s` limbs for `L` that every policy keeps at `s` limbs: its top
+    /// limb is 2^(w-3) (bits = w s - 2, so R > 4n with `s` limbs), the others odd
+    /// patterns.
+    fn modulus_limbs<L: Limb>(s: usize) -> Vec<L> {
+        let mut n: Vec<L> = (0..s)
+            .map(|i| L::from_u64(0x9e37_79b9_7f4a_7c15u64.rotate_left(i as u32) | 1))
+            .collect();
+        n[s - 1] = L::from_u64(1 << (L::BITS - 3));
+        n[0] = n[0].or(L::ONE);
+        n
+    }
+
+    /// Every kernel of `L`'s list is defined for `L`, builds a modulus under each of its
+    /// policies (at a limb count it has code for), and multiplies 3 by 5 there.
+    fn every_listed_kernel_builds<L: Limb>() {
+        for &k in all::<L>() {
+            let info = k.info();
+            assert!(
+                info.words.contains(&L::BITS),
+                "{} is listed for {}-bit words but defined for {:?}",
+                info.name,
+                L::BITS,
+                info.words
+            );
+            let s = k.limb_counts().map_or(3, |counts| counts[0]);
+            let n = modulus_limbs::<L>(s);
+            for &r in info.reductions {
+                let built = Modulus::with_kernel(&n, k, r);
+                if !(info.available)() {
+                    assert!(matches!(built, Err(Error::Unavailable { .. })));
+                    eprintln!("{} ({}-bit): SKIPPED: not on this CPU", info.name, L::BITS);
+                    continue;
+                }
+                let m = built.unwrap_or_else(|e| panic!("{} {r:?}: {e}", info.name));
+                assert_eq!(m.limbs(), s, "{} {r:?}", info.name);
+                let x = Residue::new(&m, &[L::from_u64(3)]).unwrap();
+                let y = Residue::new(&m, &[L::from_u64(5)]).unwrap();
+                let z: Vec<u64> = (&x * &y).to_limbs().iter().map(|l| l.to_u64()).collect();
+                assert_eq!(z[0], 15, "{} {r:?}", info.name);
+                assert!(z[1..].iter().all(|&l| l == 0), "{} {r:?}", info.name);
+            }
+        }
+    }
+
+    #[test]
+    fn every_listed_kernel_of_every_word_builds() {
+        every_listed_kernel_builds::<u8>();
+        every_listed_kernel_builds::<u16>();
+        every_listed_kernel_builds::<u32>();
+        every_listed_kernel_builds::<u64>();
+    }
+
+    /// `columns` is in the 16-bit list only; the others name it as another word's.
+    #[test]
+    fn columns_is_listed_for_16_bit_words_only() {
+        let listed = |names: Vec<&str>| names.contains(&"columns");
+        assert!(listed(all::<u16>().iter().map(|k| k.info().name).collect()));
+        assert!(!listed(all::<u8>().iter().map(|k| k.info().name).collect()));
+        assert!(!listed(
+            all::<u32>().iter().map(|k| k.info().name).collect()
+        ));
+        assert!(!listed(
+            all::<u64>().iter().map(|k| k.info().name).collect()
+        ));
+        assert!(matches!(
+            by_name::<u64>("columns"),
+            Err(Error::UnsupportedWord { word: 64, .. })
+        ));
+        assert!(catalog().iter().any(|i| i.name == "columns"));
+    }
 }

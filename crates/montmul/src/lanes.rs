@@ -20,11 +20,18 @@
 //! is picked up to 32 digits (about 1600 bits per half, RSA-3072), where it measured
 //! faster than the two one after the other; above, a single product already keeps the
 //! core's issue busy and the pair measured no faster (`docs/PERFORMANCE.md`). `Mb8`
-//! (`lanes/mb8.rs`) runs up to eight exponentiations of one size class on
-//! `amm52x8-ifma`, one per 64-bit lane, from the lane counts where that measured faster
-//! than one by one (`MB8_MIN_LANES`; up to 4096 bits). Engines may differ in speed,
+//! runs up to eight exponentiations of one size class on `amm52x8-ifma`, one per 64-bit
+//! lane, from the lane counts where that measured faster than one by one
+//! (`MB8_MIN_LANES` in `lanes/mb8.rs`; up to 4096 bits). Engines may differ in speed,
 //! never in results: every lane's result is what
 //! [`Residue::try_mul`] or [`Residue::pow`] gives.
+//!
+//! Both multi-buffer kernels are 64-bit code: the engines reach them through the
+//! per-word hooks of [`crate::kernel::PerWord`] (`pair_picked`, `pow_pair`,
+//! `mb8_picked`, `pow_mb8`, `mul_mb8`), which only `u64` fills in. [`catalog`]
+//! describes them for `montmul algos`; [`mul_lanes_mb8`], [`pow_lanes_mb8`] and
+//! [`pow_x2_lockstep`] run them whatever the engine would pick, for the benchmarks
+//! (`montmul bench --lanes`) and the tests.
 //!
 //! Constant-time: as the single operations. [`pow_lanes`] is constant-time in each
 //! lane's exponent value (each lane's work depends on its exponent's byte length only,
@@ -32,14 +39,88 @@
 //! pads the shorter exponent with leading zero bytes: its work depends on the longer
 //! byte length only.
 
+use crate::arch::Avx512Ifma;
 use crate::exp::Trace;
-use crate::{Error, Limb, Residue};
+use crate::kernel::KernelInfo;
+use crate::{Error, Limb, Reduction, Residue};
 
 #[cfg(target_arch = "x86_64")]
-mod mb8;
+pub(crate) mod mb8;
 
 /// The most lanes one call takes: eight 64-bit lanes of a 512-bit vector.
 pub const MAX_LANES: usize = 8;
+
+/// The 8-lane kernel's name.
+pub(crate) const MB8: &str = "amm52x8-ifma";
+
+/// The pair kernel's name.
+pub(crate) const PAIR: &str = "amm52x2-ifma";
+
+/// A multi-buffer kernel: several independent operations per call, one per group of
+/// vector lanes. Not a [`crate::Kernel`] (those compute one product per call), so not
+/// in [`crate::lab::catalog`]; [`catalog`] lists them.
+#[derive(Debug)]
+pub struct LaneKernelInfo {
+    /// Name, seed, summary, word sizes, policies, constant-time and availability, as
+    /// for the one-product kernels.
+    pub info: KernelInfo,
+    /// Independent operations per call.
+    pub lanes: usize,
+    /// The smallest and the largest modulus, in bits per lane, it has code for.
+    pub bits: (u32, u32),
+    /// The operations it runs: `mul` (products) and `pow` (exponentiations).
+    pub ops: &'static [&'static str],
+}
+
+/// Whether this CPU has AVX-512 IFMA, which both multi-buffer kernels need.
+fn ifma() -> bool {
+    Avx512Ifma::new().is_some()
+}
+
+/// `amm52x8-ifma`.
+static MB8_INFO: LaneKernelInfo = LaneKernelInfo {
+    info: KernelInfo {
+        name: MB8,
+        seed: "004 sec. 7; crypto_mb mbx_exp_mb8",
+        summary: "8 independent AMM52 products, one per 64-bit lane of AVX-512 IFMA, \
+                  same or different moduli of one limb count; pow_lanes on them",
+        words: &[64],
+        reductions: &[Reduction::Full, Reduction::Lazy],
+        constant_time: true,
+        available: ifma,
+    },
+    lanes: 8,
+    bits: (512, 8192),
+    ops: &["mul", "pow"],
+};
+
+/// `amm52x2-ifma`.
+static PAIR_INFO: LaneKernelInfo = LaneKernelInfo {
+    info: KernelInfo {
+        name: PAIR,
+        seed: "004 sec. 7; OpenSSL rsaz_exp_x2",
+        summary: "two exponentiations in lockstep on amm52-ifma moduli of one digit \
+                  count, each filling the other's latency gaps (pow_x2)",
+        words: &[64],
+        reductions: &[Reduction::Full, Reduction::Lazy],
+        constant_time: true,
+        available: ifma,
+    },
+    lanes: 2,
+    bits: (512, 4096),
+    ops: &["pow"],
+};
+
+/// Every multi-buffer kernel of this architecture (none off x86-64), for
+/// `montmul algos` and `montmul bench --lanes`.
+pub fn catalog() -> &'static [&'static LaneKernelInfo] {
+    static ALL: [&LaneKernelInfo; 2] = [&MB8_INFO, &PAIR_INFO];
+    if cfg!(target_arch = "x86_64") {
+        &ALL
+    } else {
+        &[]
+    }
+}
 
 /// How a batch of lanes is computed: what a multi-buffer kernel implements to plug in.
 ///
@@ -86,19 +167,37 @@ impl<L: Limb> Engine<L> for X2 {
     }
 }
 
+/// Up to eight exponentiations on `amm52x8-ifma` (through
+/// [`crate::kernel::PerWord::pow_mb8`]); products, and batches the hook refuses, as
+/// [`Sequential`].
+struct Mb8;
+
+impl<L: Limb> Engine<L> for Mb8 {
+    /// One product per lane does not pay for the conversions into the lanes' digits
+    /// and back (measured 2-7x slower than the products one by one at 512-4096 bits,
+    /// `docs/PERFORMANCE.md`): the sequential engine's.
+    fn mul(&self, a: &[Residue<L>], b: &[Residue<L>]) -> Vec<Residue<L>> {
+        Sequential.mul(a, b)
+    }
+
+    fn pow(&self, bases: &[Residue<L>], exponents: &[&[u8]]) -> Vec<Residue<L>> {
+        L::pow_mb8(bases, exponents).unwrap_or_else(|_| Sequential.pow(bases, exponents))
+    }
+}
+
 /// The engine for a batch whose lanes live in `lanes`' residues, by the moduli's size
-/// class and the CPU's capability tokens: [`X2`] for two lanes that [`fits_x2`]; `Mb8`
-/// (`amm52x8-ifma`, `lanes/mb8.rs`) where it measured faster than one by one (from 4
-/// lanes at 512 bits, never for two); else [`Sequential`].
+/// class and the CPU's capability tokens: [`X2`] for two lanes that [`fits_x2`];
+/// [`Mb8`] where it measured faster than one by one
+/// ([`crate::kernel::PerWord::mb8_picked`]: from 4 lanes at 512 bits, never for two);
+/// else [`Sequential`].
 fn engine<L: Limb>(lanes: &[Residue<L>]) -> &'static dyn Engine<L> {
     if let [a, b] = lanes {
         if fits_x2(a, b) {
             return &X2;
         }
     }
-    #[cfg(target_arch = "x86_64")]
-    if let Some(mb8) = mb8::choose(lanes) {
-        return mb8;
+    if L::mb8_picked(lanes) {
+        return &Mb8;
     }
     &Sequential
 }
@@ -123,22 +222,34 @@ fn pow_pair<L: Limb, T: Trace>(
     eb: &[u8],
     trace: &mut T,
 ) -> (Residue<L>, Residue<L>) {
-    let (ma, mb) = (a.modulus(), b.modulus());
-    let pair = L::pow_pair(
-        (ma, a.montgomery_limbs(), ea),
-        (mb, b.montgomery_limbs(), eb),
-        trace,
-    );
-    // The values are below each modulus' bound, so `from_montgomery` accepts them.
-    if let Some((x, y)) = pair {
-        if let (Ok(x), Ok(y)) = (
-            Residue::from_montgomery(ma, x),
-            Residue::from_montgomery(mb, y),
-        ) {
-            return (x, y);
+    if fits_x2(a, b) {
+        if let Some(pair) = lockstep(a, ea, b, eb, trace) {
+            return pair;
         }
     }
     (a.pow_traced(ea, trace), b.pow_traced(eb, trace))
+}
+
+/// `a^ea` and `b^eb` on the pair kernel wherever it covers the two moduli
+/// ([`crate::kernel::PerWord::pow_pair`]), `None` elsewhere.
+fn lockstep<L: Limb, T: Trace>(
+    a: &Residue<L>,
+    ea: &[u8],
+    b: &Residue<L>,
+    eb: &[u8],
+    trace: &mut T,
+) -> Option<(Residue<L>, Residue<L>)> {
+    let (ma, mb) = (a.modulus(), b.modulus());
+    let (x, y) = L::pow_pair(
+        (ma, a.montgomery_limbs(), ea),
+        (mb, b.montgomery_limbs(), eb),
+        trace,
+    )?;
+    // The values are below each modulus' bound, so `from_montgomery` accepts them.
+    Some((
+        Residue::from_montgomery(ma, x).ok()?,
+        Residue::from_montgomery(mb, y).ok()?,
+    ))
 }
 
 /// Checks the lane count: at most [`MAX_LANES`], and `other` lanes beside `lanes`.
@@ -216,10 +327,79 @@ pub fn pow_x2_traced<L: Limb, T: Trace>(
     Ok(pow_pair(a, ea, b, eb, trace))
 }
 
+/// `a[i] * b[i]` for every lane `i` on the 8-lane kernel `amm52x8-ifma` (the moduli's
+/// words converted to its digits and back), whatever [`mul_lanes`] would pick (it runs
+/// products one by one: faster): for the benchmarks and the tests. The results are
+/// [`mul_lanes`]'s.
+///
+/// Constant-time in the values. Errors: those of [`mul_lanes`];
+/// [`Error::UnsupportedWord`] for limbs other than `u64`; [`Error::Unavailable`]
+/// without AVX-512 IFMA; [`Error::WrongLength`] when the moduli's limb counts differ;
+/// [`Error::ModulusTooLarge`] above 8192 bits.
+pub fn mul_lanes_mb8<L: Limb>(
+    a: &[Residue<L>],
+    b: &[Residue<L>],
+) -> Result<Vec<Residue<L>>, Error> {
+    check_lanes(a.len(), b.len())?;
+    if a.iter().zip(b).any(|(x, y)| x.modulus() != y.modulus()) {
+        return Err(Error::ModulusMismatch);
+    }
+    if a.is_empty() {
+        return Ok(Vec::new());
+    }
+    L::mul_mb8(a, b)
+}
+
+/// `bases[i] ^ exponents[i]` for every lane `i` on the 8-lane kernel `amm52x8-ifma`,
+/// whatever [`pow_lanes`] would pick (a partial batch costs what eight lanes do): for
+/// the benchmarks and the tests. The results are [`pow_lanes`]'s.
+///
+/// Constant-time as [`pow_lanes`]. Errors: those of [`pow_lanes`], and of
+/// [`mul_lanes_mb8`] for the moduli.
+pub fn pow_lanes_mb8<L: Limb>(
+    bases: &[Residue<L>],
+    exponents: &[&[u8]],
+) -> Result<Vec<Residue<L>>, Error> {
+    check_lanes(bases.len(), exponents.len())?;
+    if bases.is_empty() {
+        return Ok(Vec::new());
+    }
+    L::pow_mb8(bases, exponents)
+}
+
+/// `a^ea` and `b^eb` in lockstep on the pair kernel `amm52x2-ifma` wherever it covers
+/// the two moduli, also at the sizes where [`pow_x2`] runs them one after the other
+/// (faster there): for the benchmarks and the tests. The results are [`pow_x2`]'s.
+///
+/// Constant-time as [`pow_x2`]. Errors: [`Error::UnsupportedWord`] for limbs other
+/// than `u64`; [`Error::Unavailable`] without AVX-512 IFMA; [`Error::UnsupportedSize`]
+/// unless both moduli run on `amm52-ifma` with the same digit count, 512 to 4096 bits.
+pub fn pow_x2_lockstep<L: Limb>(
+    a: &Residue<L>,
+    ea: &[u8],
+    b: &Residue<L>,
+    eb: &[u8],
+) -> Result<(Residue<L>, Residue<L>), Error> {
+    if !PAIR_INFO.info.words.contains(&L::BITS) {
+        return Err(Error::UnsupportedWord {
+            algo: PAIR,
+            word: L::BITS,
+        });
+    }
+    if !ifma() {
+        return Err(Error::Unavailable { algo: PAIR });
+    }
+    lockstep(a, ea, b, eb, &mut ()).ok_or(Error::UnsupportedSize {
+        algo: PAIR,
+        limbs: a.modulus().limbs(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Modulus;
+    use montmul_testkit as kit;
 
     #[test]
     fn refuses_too_many_lanes_and_unequal_lengths() {
@@ -248,5 +428,99 @@ mod tests {
             Error::ModulusMismatch
         );
         assert!(mul_lanes::<u64>(&[], &[]).unwrap().is_empty());
+    }
+
+    /// Different moduli of `bits` bits, one per lane, a base in each, and exponents.
+    fn jobs(bits: u32, lanes: usize) -> (Vec<Residue<u64>>, Vec<Vec<u8>>) {
+        let mut rng = kit::TestRng::new(u64::from(bits) + lanes as u64);
+        (0..lanes)
+            .map(|_| {
+                let n = kit::random_modulus(&mut rng, bits);
+                let m = Modulus::<u64>::from_be_bytes(&n.to_bytes_be()).unwrap();
+                let x = kit::random_below(&mut rng, &n).to_bytes_be();
+                let e = kit::random_below(&mut rng, &n).to_bytes_be();
+                (Residue::from_be_bytes(&m, &x).unwrap(), e)
+            })
+            .unzip()
+    }
+
+    /// The forced 8-lane forms give what the jobs one by one give, or say why not.
+    #[test]
+    fn forced_mb8_equals_one_by_one() {
+        if Avx512Ifma::new().is_none() {
+            let (x, e) = jobs(512, 3);
+            let e: Vec<&[u8]> = e.iter().map(Vec::as_slice).collect();
+            // Unavailable on x86-64; elsewhere u64 has no 8-lane kernel at all.
+            assert!(matches!(
+                pow_lanes_mb8(&x, &e),
+                Err(Error::Unavailable { .. } | Error::UnsupportedWord { .. })
+            ));
+            eprintln!("forced_mb8_equals_one_by_one: SKIPPED: no AVX-512 IFMA");
+            return;
+        }
+        for (bits, lanes) in [(512, 1), (512, 3), (1024, 8), (2048, 5)] {
+            let (x, e) = jobs(bits, lanes);
+            let e: Vec<&[u8]> = e.iter().map(Vec::as_slice).collect();
+            let y: Vec<Residue<u64>> = x.iter().map(|v| v.square()).collect();
+            let want: Vec<Residue<u64>> = x.iter().zip(&y).map(|(a, b)| a * b).collect();
+            assert_eq!(mul_lanes_mb8(&x, &y).unwrap(), want, "{bits} x {lanes}");
+            let want: Vec<Residue<u64>> = x.iter().zip(&e).map(|(a, e)| a.pow(e)).collect();
+            assert_eq!(pow_lanes_mb8(&x, &e).unwrap(), want, "{bits} x {lanes}");
+        }
+        assert!(pow_lanes_mb8::<u64>(&[], &[]).unwrap().is_empty());
+        // Moduli of different limb counts: refused, not mixed.
+        let (mut x, _) = jobs(512, 2);
+        x.extend(jobs(1024, 1).0);
+        assert!(matches!(
+            mul_lanes_mb8(&x, &x),
+            Err(Error::WrongLength { .. })
+        ));
+    }
+
+    /// The forced pair gives what `pow` gives, where `pow_x2` would not pick it too.
+    #[test]
+    fn forced_pair_equals_one_by_one() {
+        if Avx512Ifma::new().is_none() {
+            let (x, e) = jobs(2048, 2);
+            let got = pow_x2_lockstep(&x[0], &e[0], &x[1], &e[1]);
+            assert_eq!(got.unwrap_err(), Error::Unavailable { algo: PAIR });
+            eprintln!("forced_pair_equals_one_by_one: SKIPPED: no AVX-512 IFMA");
+            return;
+        }
+        let m = |bits: u32, seed: u64| {
+            let n = kit::random_modulus(&mut kit::TestRng::new(seed), bits);
+            let k = crate::kernel::by_name::<u64>("amm52-ifma").unwrap();
+            let m = Modulus::with_kernel(&n.to_u64_digits(), k, Reduction::Full).unwrap();
+            Residue::new(&m, &[3, 5]).unwrap()
+        };
+        let (a, b) = (m(2048, 1), m(2048, 2));
+        let (ea, eb): (&[u8], &[u8]) = (&[0xc5; 256], &[0x3a; 200]);
+        let (ya, yb) = pow_x2_lockstep(&a, ea, &b, eb).unwrap();
+        assert_eq!((ya, yb), (a.pow(ea), b.pow(eb)));
+        // A pair of different digit counts: no lockstep.
+        let c = m(1024, 3);
+        assert_eq!(
+            pow_x2_lockstep(&a, ea, &c, eb).unwrap_err(),
+            Error::UnsupportedSize {
+                algo: PAIR,
+                limbs: 32
+            }
+        );
+    }
+
+    /// The multi-buffer kernels refuse other words with the error a kernel gives.
+    #[test]
+    fn multi_buffer_forms_are_64_bit_only() {
+        let m = Modulus::<u32>::new(&[0xffff_fffb]).unwrap();
+        let x = Residue::new(&m, &[5]).unwrap();
+        let one = std::slice::from_ref(&x);
+        let word = |algo| Error::UnsupportedWord { algo, word: 32 };
+        assert_eq!(mul_lanes_mb8(one, one).unwrap_err(), word(MB8));
+        assert_eq!(pow_lanes_mb8(one, &[&[3]]).unwrap_err(), word(MB8));
+        assert_eq!(pow_x2_lockstep(&x, &[3], &x, &[3]).unwrap_err(), word(PAIR));
+        let names: Vec<&str> = catalog().iter().map(|k| k.info.name).collect();
+        if cfg!(target_arch = "x86_64") {
+            assert_eq!(names, [MB8, PAIR]);
+        }
     }
 }

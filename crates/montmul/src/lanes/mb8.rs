@@ -1,143 +1,107 @@
-//! The lanes engine `Mb8`: a batch of 64-bit residues whose moduli have one limb
-//! count, run by the 8-lane multi-buffer kernel `amm52x8-ifma`
+//! The 64-bit side of the lanes engine `Mb8`: a batch of residues whose moduli have one
+//! limb count, run by the 8-lane multi-buffer kernel `amm52x8-ifma`
 //! ([`crate::arch::x86_64::avx512ifma::mb8`], exponentiation in
-//! [`crate::arch::x86_64::avx512ifma::mb8_exp`]). The unused lanes of a partial batch
-//! repeat the first lane's modulus with base 0 and exponent 0 (the lane count is
-//! public), so a batch of k costs what a batch of 8 does: [`MB8_MIN_LANES`] says from
-//! how many lanes that is faster than the jobs one by one.
+//! [`crate::arch::x86_64::avx512ifma::mb8_exp`]), reached from [`super`] through the
+//! `u64` hooks of [`crate::kernel::PerWord`] (`mb8_picked`, `pow_mb8`, `mul_mb8`). The
+//! unused lanes of a partial batch repeat the first lane's modulus with base 0 and
+//! exponent 0 (the lane count is public), so a batch of k costs what a batch of 8 does:
+//! [`MB8_MIN_LANES`] says from how many lanes that is faster than the jobs one by one.
 
-use super::{Engine, Sequential};
 use crate::arch::x86_64::avx512ifma::mb8::{LaneModulus, Lanes8};
 use crate::arch::x86_64::avx512ifma::mb8_exp;
 use crate::arch::Avx512Ifma;
-use crate::{Limb, Modulus, Residue};
-use zeroize::Zeroizing;
+use crate::{Error, Modulus, Residue};
 
-/// The fewest lanes for which [`Mb8`] runs an exponentiation batch, by the moduli's limb
-/// count: rows `(up to this many limbs, from this many lanes)`, in order; limb counts
-/// past the last row (above 4096 bits), or below 8 limbs (512 bits), stay sequential.
-/// Measured with the example `mb8` (`docs/PERFORMANCE.md`, "amm52x8-ifma"): one
-/// 8-lane exponentiation costs as much as 3.5 single ones at 512 bits, 4.2 at 768,
-/// 4.9 at 1024, 6.8 at 1536, 6.8-7.4 at 2048-4096, and at 6144 bits 7.0 or 16 by the
-/// heap's placement, 8.6-9.5 at 8192; so below these counts (rounded up past ties) the
-/// jobs one by one are faster.
+/// The fewest lanes for which [`super::pow_lanes`] runs an exponentiation batch here, by
+/// the moduli's limb count: rows `(up to this many limbs, from this many lanes)`, in
+/// order; limb counts past the last row (above 4096 bits), or below 8 limbs (512 bits),
+/// stay sequential. Measured with the example `mb8` (`docs/PERFORMANCE.md`,
+/// "amm52x8-ifma"): one 8-lane exponentiation costs as much as 3.5 single ones at 512
+/// bits, 4.2 at 768, 4.9 at 1024, 6.8 at 1536, 6.8-7.4 at 2048-4096, and at 6144 bits
+/// 7.0 or 16 by the heap's placement, 8.6-9.5 at 8192; so below these counts (rounded
+/// up past ties) the jobs one by one are faster.
 pub(super) const MB8_MIN_LANES: [(usize, usize); 5] = [(8, 4), (12, 5), (16, 6), (24, 7), (64, 8)];
 
-/// The smallest limb count [`Mb8`] takes (512 bits).
+/// The smallest limb count the engine picks (512 bits).
 const MIN_LIMBS: usize = 8;
 
-/// The multi-buffer engine (the CPU token is asked for at each call, a cached read).
-pub(super) struct Mb8;
-
-/// [`Mb8`] when it runs this batch faster than one by one: 64-bit limbs, the CPU has
-/// AVX-512 IFMA, every modulus has the same limb count, and the lane count reaches
-/// [`MB8_MIN_LANES`] for it. All of that is public.
-pub(super) fn choose<L: Limb>(lanes: &[Residue<L>]) -> Option<&'static dyn Engine<L>> {
-    let s = lanes.first()?.modulus().limbs();
-    let min = MB8_MIN_LANES
+/// Whether the engine runs this exponentiation batch here, faster than one by one: the
+/// CPU has AVX-512 IFMA, every modulus has the same limb count, and the lane count
+/// reaches [`MB8_MIN_LANES`] for it. All of that is public.
+pub(crate) fn picked(lanes: &[Residue<u64>]) -> bool {
+    let Some(s) = lanes.first().map(|x| x.modulus().limbs()) else {
+        return false;
+    };
+    let Some(min) = MB8_MIN_LANES
         .iter()
         .find(|&&(up_to, _)| s <= up_to)
-        .map(|&(_, min)| min)?;
-    let fits = L::BITS == 64
-        && s >= MIN_LIMBS
+        .map(|&(_, min)| min)
+    else {
+        return false;
+    };
+    s >= MIN_LIMBS
         && lanes.len() >= min
         && lanes.iter().all(|x| x.modulus().limbs() == s)
-        && Avx512Ifma::new().is_some();
-    fits.then_some(&Mb8 as &'static dyn Engine<L>)
+        && Avx512Ifma::new().is_some()
 }
 
-/// A modulus' words as 64-bit words (L is 64 bits wide where [`choose`] picks Mb8).
-struct Words {
-    n: Zeroizing<Vec<u64>>,
-    r1: Zeroizing<Vec<u64>>,
-    n0: u64,
-    reduction: crate::Reduction,
-}
-
-fn words<L: Limb>(m: &Modulus<L>) -> Words {
-    let wide = |x: &[L]| Zeroizing::new(x.iter().map(|w| w.to_u64()).collect::<Vec<_>>());
-    Words {
-        n: wide(m.n()),
-        r1: wide(m.r1()),
-        n0: m.n0().to_u64(),
+/// One lane's modulus as the kernel takes it.
+fn lane(m: &Modulus<u64>) -> LaneModulus<'_> {
+    LaneModulus {
+        n: m.n(),
+        n0: m.n0(),
+        r1: m.r1(),
         reduction: m.reduction(),
     }
 }
 
-/// The domain of the lanes' moduli, or `None` where [`Lanes8`] refuses them.
-fn domain<L: Limb>(token: Avx512Ifma, lanes: &[Residue<L>], pow: bool) -> Option<Lanes8> {
-    let ws: Vec<Words> = lanes.iter().map(|x| words(x.modulus())).collect();
-    let ms: Vec<LaneModulus<'_>> = ws
-        .iter()
-        .map(|w| LaneModulus {
-            n: &w.n,
-            n0: w.n0,
-            r1: &w.r1,
-            reduction: w.reduction,
-        })
-        .collect();
+/// The domain of the lanes' moduli (with the exponentiation's constants when `pow`).
+/// Errors: [`Error::Unavailable`] without AVX-512 IFMA, else [`Lanes8::new`]'s.
+fn domain(lanes: &[Residue<u64>], pow: bool) -> Result<Lanes8, Error> {
+    let token = Avx512Ifma::new().ok_or(Error::Unavailable { algo: super::MB8 })?;
+    let ms: Vec<LaneModulus<'_>> = lanes.iter().map(|x| lane(x.modulus())).collect();
     if pow {
-        Lanes8::for_pow(token, &ms).ok()
+        Lanes8::for_pow(token, &ms)
     } else {
-        Lanes8::new(token, &ms).ok()
+        Lanes8::new(token, &ms)
     }
-}
-
-/// The Montgomery forms of the lanes, as 64-bit words.
-fn values<L: Limb>(xs: &[Residue<L>]) -> Vec<Zeroizing<Vec<u64>>> {
-    xs.iter()
-        .map(|x| Zeroizing::new(x.montgomery_limbs().iter().map(|w| w.to_u64()).collect()))
-        .collect()
 }
 
 /// The residues of the lanes' results (Montgomery forms below each modulus' bound).
-fn residues<L: Limb>(lanes: &[Residue<L>], outs: Vec<Vec<u64>>) -> Vec<Residue<L>> {
+fn residues(lanes: &[Residue<u64>], outs: Vec<Vec<u64>>) -> Vec<Residue<u64>> {
     lanes
         .iter()
         .zip(outs)
-        .map(|(x, out)| {
-            let out = Zeroizing::new(out);
-            let v = out.iter().map(|&w| L::from_u64(w)).collect();
-            match Residue::from_montgomery(x.modulus(), v) {
+        .map(
+            |(x, out)| match Residue::from_montgomery(x.modulus(), out) {
                 Ok(r) => r,
                 Err(e) => unreachable!("amm52x8-ifma finishes below the bound: {e}"),
-            }
-        })
+            },
+        )
         .collect()
 }
 
-/// `a[i] * b[i]` per lane by one `amm52x8-ifma` product (words in and out), or `None`
-/// where the domain refuses the lanes or the CPU lacks IFMA: the product [`Mb8::mul`]
-/// measured and did not keep, for the tests.
-#[cfg(test)]
-fn mul_words<L: Limb>(a: &[Residue<L>], b: &[Residue<L>]) -> Option<Vec<Residue<L>>> {
-    let dom = Avx512Ifma::new().and_then(|t| domain(t, a, false))?;
-    let (av, bv) = (values(a), values(b));
-    let ar: Vec<&[u64]> = av.iter().map(|x| x.as_slice()).collect();
-    let br: Vec<&[u64]> = bv.iter().map(|x| x.as_slice()).collect();
-    let mut outs = vec![Vec::new(); a.len()];
-    dom.mul(&ar, &br, &mut outs);
-    Some(residues(a, outs))
+/// The lanes' Montgomery forms.
+fn values(xs: &[Residue<u64>]) -> Vec<&[u64]> {
+    xs.iter().map(|x| x.montgomery_limbs()).collect()
 }
 
-impl<L: Limb> Engine<L> for Mb8 {
-    /// One product per lane does not pay for the conversions into the lanes' digits
-    /// and back (measured 2-7x slower than the products one by one at 512-4096 bits,
-    /// `docs/PERFORMANCE.md`): the sequential engine's.
-    fn mul(&self, a: &[Residue<L>], b: &[Residue<L>]) -> Vec<Residue<L>> {
-        Sequential.mul(a, b)
-    }
+/// `bases[i] ^ exponents[i]` per lane on `amm52x8-ifma` (1 ..= 8 lanes, as many
+/// exponents, checked by the caller). Errors: [`domain`]'s.
+pub(crate) fn pow(bases: &[Residue<u64>], exponents: &[&[u8]]) -> Result<Vec<Residue<u64>>, Error> {
+    let dom = domain(bases, true)?;
+    let outs = mb8_exp::pow(&dom, &values(bases), exponents, &mut ());
+    Ok(residues(bases, outs))
+}
 
-    fn pow(&self, bases: &[Residue<L>], exponents: &[&[u8]]) -> Vec<Residue<L>> {
-        let dom = Avx512Ifma::new().and_then(|t| domain(t, bases, true));
-        let Some(dom) = dom else {
-            return Sequential.pow(bases, exponents);
-        };
-        let bv = values(bases);
-        let br: Vec<&[u64]> = bv.iter().map(|x| x.as_slice()).collect();
-        let outs = mb8_exp::pow(&dom, &br, exponents, &mut ());
-        residues(bases, outs)
-    }
+/// `a[i] * b[i]` per lane by one `amm52x8-ifma` product, words in and out (1 ..= 8
+/// pairs, each in one modulus, checked by the caller): what the engine measured and
+/// did not keep (its `mul` runs the products one by one). Errors: [`domain`]'s.
+pub(crate) fn mul(a: &[Residue<u64>], b: &[Residue<u64>]) -> Result<Vec<Residue<u64>>, Error> {
+    let dom = domain(a, false)?;
+    let mut outs = vec![Vec::new(); a.len()];
+    dom.mul(&values(a), &values(b), &mut outs);
+    Ok(residues(a, outs))
 }
 
 #[cfg(test)]
@@ -172,7 +136,6 @@ mod tests {
             eprintln!("picks_mb8_by_the_table: SKIPPED: no AVX-512 IFMA");
             return;
         }
-        let picked = |x: &[Residue<u64>]| choose(x).is_some();
         assert!(picked(&batch(16, 8, Reduction::Full)));
         assert!(picked(&batch(16, 6, Reduction::Full)));
         assert!(!picked(&batch(16, 5, Reduction::Full)));
@@ -203,7 +166,7 @@ mod tests {
             for (limbs, lanes) in [(1, 8), (8, 3), (16, 8), (33, 5)] {
                 let a = batch(limbs, lanes, r);
                 let b: Vec<Residue<u64>> = a.iter().map(|x| x.square()).collect();
-                let got = mul_words(&a, &b).unwrap();
+                let got = mul(&a, &b).unwrap();
                 let want: Vec<Residue<u64>> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
                 assert_eq!(got, want, "{limbs} limbs, {lanes} lanes, {r:?}");
             }

@@ -1,17 +1,23 @@
-//! Measures seed 000's column-wise kernel on vector units (`columns-sse2`,
-//! `columns-avx2`, `columns-avx512`) against the portable `columns` and scalar CIOS on
-//! 16-, 32- and 64-bit words, and `auto`: the figures of `docs/PERFORMANCE.md`,
-//! "Seed 000's columns on SSE2, AVX2 and AVX-512".
+//! Measures the seeds' vector kernels, one family at a time, against their portable
+//! form and scalar CIOS, and `auto`: the figures of `docs/PERFORMANCE.md`, "Seed 000's
+//! columns on SSE2, AVX2 and AVX-512" and "Seed 001's 2-way on SSE2 and AVX2".
 //!
-//! `cargo run --release -p montmul --example columns_bench [ROUNDS] [BITS,BITS,...]`
+//! - `columns` (seed 000): `columns-sse2`, `columns-avx2`, `columns-avx512` against the
+//!   portable `columns` and CIOS on 16-, 32- and 64-bit words; ratios to `columns`;
+//! - `two-way` (seed 001): `two-way-sse2`, `two-way-avx2` against the portable
+//!   `two-way` and CIOS on 32-bit limbs, and 64-bit CIOS; ratios to `two-way-sse2`.
+//!
+//! `cargo run --release -p montmul --example vector_kernels_bench -- FAMILY [ROUNDS]
+//! [BITS,BITS,...]` (FAMILY: `columns` or `two-way`)
 //!
 //! Every round times each kernel once (a batch of products, the per-product mean), the
 //! kernels interleaved; the table gives the median over the rounds, in nanoseconds per
-//! product, and each one's ratio to the portable `columns`. The `columns` kernels run
-//! under their only policy, `Lazy` (R > 4n, one 16-bit limb more than `Full`), the
-//! others under `Full`. Before any timing, every kernel's product of the same operands
-//! is checked against the num-bigint oracle (`a b R^-1 mod n`, with each kernel's own
-//! R), and the vector forms against the portable `columns` bit for bit.
+//! product, and each one's ratio to the family's first kernel. Each kernel runs under
+//! its default policy (the `columns` kernels under their only one, `Lazy`: R > 4n, one
+//! 16-bit limb more than `Full`). Before any timing, every kernel's product of the same
+//! operands is checked against the num-bigint oracle (`a b R^-1 mod n`, with each
+//! kernel's own R), and the vector forms of the family against its portable form bit
+//! for bit.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -20,6 +26,43 @@ use montmul::lab::by_name;
 use montmul::{Limb, Modulus};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
+
+/// A family: its name, its portable kernel (the bit-for-bit reference of its vector
+/// forms) and the kernels timed, the ratios' reference first.
+struct Family {
+    name: &'static str,
+    portable: &'static str,
+    kernels: &'static [(&'static str, u32)],
+}
+
+const FAMILIES: [Family; 2] = [
+    Family {
+        name: "columns",
+        portable: "columns",
+        kernels: &[
+            ("columns", 16),
+            ("columns-sse2", 16),
+            ("columns-avx2", 16),
+            ("columns-avx512", 16),
+            ("cios", 16),
+            ("cios", 32),
+            ("cios", 64),
+            ("auto", 64),
+        ],
+    },
+    Family {
+        name: "two-way",
+        portable: "two-way",
+        kernels: &[
+            ("two-way-sse2", 32),
+            ("two-way-avx2", 32),
+            ("two-way", 32),
+            ("cios", 32),
+            ("cios", 64),
+            ("auto", 64),
+        ],
+    },
+];
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -52,10 +95,15 @@ impl<L: Limb> Case<L> {
         })
     }
 
-    /// The product, and the exponent of R in bits.
-    fn product(&mut self) -> (Vec<L>, u32) {
+    /// The product's value, its limbs as 64-bit words (for the bit-for-bit check) and
+    /// the exponent of R in bits.
+    fn product(&mut self) -> (BigUint, Vec<u64>, u32) {
         self.m.mont_mul(&self.a, &self.b, &mut self.out);
-        (self.out.clone(), L::BITS * self.m.limbs() as u32)
+        (
+            kit::from_limbs(&self.out),
+            self.out.iter().map(|l| l.to_u64()).collect(),
+            L::BITS * self.m.limbs() as u32,
+        )
     }
 
     /// Nanoseconds per product over `calls` products.
@@ -86,22 +134,11 @@ impl AnyCase {
         }
     }
 
-    /// The product's value, its limbs (16-bit words only, for the bit-for-bit check)
-    /// and the exponent of R in bits.
-    fn product(&mut self) -> (BigUint, Option<Vec<u16>>, u32) {
+    fn product(&mut self) -> (BigUint, Vec<u64>, u32) {
         match self {
-            AnyCase::W16(c) => {
-                let (p, r) = c.product();
-                (kit::from_limbs(&p), Some(p), r)
-            }
-            AnyCase::W32(c) => {
-                let (p, r) = c.product();
-                (kit::from_limbs(&p), None, r)
-            }
-            AnyCase::W64(c) => {
-                let (p, r) = c.product();
-                (kit::from_limbs(&p), None, r)
-            }
+            AnyCase::W16(c) => c.product(),
+            AnyCase::W32(c) => c.product(),
+            AnyCase::W64(c) => c.product(),
         }
     }
 
@@ -115,26 +152,27 @@ impl AnyCase {
 }
 
 fn main() {
-    let rounds: usize = std::env::args()
-        .nth(1)
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(11);
-    let sizes: Vec<u32> = match std::env::args().nth(2) {
+    let mut args = std::env::args().skip(1);
+    let family = args.next().unwrap_or_default();
+    let Some(family) = FAMILIES.iter().find(|f| f.name == family) else {
+        let names: Vec<&str> = FAMILIES.iter().map(|f| f.name).collect();
+        eprintln!(
+            "usage: vector_kernels_bench FAMILY [ROUNDS] [BITS,BITS,...]; FAMILY: {}",
+            names.join(", ")
+        );
+        std::process::exit(2);
+    };
+    let rounds: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(11);
+    let sizes: Vec<u32> = match args.next() {
         Some(list) => list.split(',').filter_map(|b| b.parse().ok()).collect(),
         None => vec![256, 512, 1024, 2048, 4096],
     };
-    let kernels: [(&str, u32); 8] = [
-        ("columns", 16),
-        ("columns-sse2", 16),
-        ("columns-avx2", 16),
-        ("columns-avx512", 16),
-        ("cios", 16),
-        ("cios", 32),
-        ("cios", 64),
-        ("auto", 64),
-    ];
+    let kernels = family.kernels;
     let mut rng = TestRng::new(0x2545_f491_4f6c_dd1d);
-    println!("{rounds} rounds, medians (ns per product; ratio to columns)");
+    println!(
+        "{rounds} rounds, medians (ns per product; ratio to {})",
+        kernels[0].0
+    );
     print!("| bits |");
     for (k, w) in kernels {
         print!(" {k}/{w} |");
@@ -151,7 +189,10 @@ fn main() {
             .iter()
             .map(|&(k, w)| AnyCase::new(k, w, &n, &a, &b))
             .collect();
-        let mut portable = None;
+        // The portable form's limbs, the vector forms' bit-for-bit reference.
+        let portable_word = kernels.iter().find(|(k, _)| *k == family.portable);
+        let reference = portable_word
+            .and_then(|&(k, w)| AnyCase::new(k, w, &n, &a, &b).map(|mut c| (w, c.product().1)));
         for ((k, w), c) in kernels.iter().zip(&mut cases) {
             let Some(c) = c else { continue };
             let (got, limbs, r_bits) = c.product();
@@ -160,9 +201,14 @@ fn main() {
                 kit::mont_mul(&a, &b, &n, r_bits),
                 "{k}/{w} at {bits} bits disagrees with the oracle"
             );
-            if k.starts_with("columns") {
-                let portable = portable.get_or_insert(limbs.clone());
-                assert_eq!(&limbs, portable, "{k} at {bits} bits differs from columns");
+            if let Some((pw, portable)) = &reference {
+                if k.starts_with(family.name) && w == pw {
+                    assert_eq!(
+                        &limbs, portable,
+                        "{k} at {bits} bits differs from {}",
+                        family.portable
+                    );
+                }
             }
         }
         let calls = (20_000_000 / (bits as usize * bits as usize / 64)).max(16);
