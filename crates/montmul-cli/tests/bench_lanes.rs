@@ -3,19 +3,8 @@
 //! (a disagreement would be an error, exit 2), then prints one row per form. No timing
 //! is asserted.
 
-use std::process::Command;
-
-fn montmul(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_montmul"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::montmul;
 
 /// Whether `algos --json` says this CPU runs the kernel `name`.
 fn available(name: &str) -> bool {

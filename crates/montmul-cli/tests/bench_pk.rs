@@ -1,19 +1,8 @@
 //! `montmul bench --pk` from outside: it checks every library against montmul before
 //! timing (a disagreement would be an error, exit 2), then prints one row per library.
 
-use std::process::Command;
-
-fn montmul(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_montmul"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::montmul;
 
 #[test]
 fn pk_rows_for_every_library_after_the_agreement_check() {

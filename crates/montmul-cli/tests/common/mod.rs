@@ -1,4 +1,4 @@
-//! What the interop tests of `montmul rsa`, `montmul dsa` and `montmul dh` share:
+//! What the CLI tests share (the interop tests of `montmul rsa`, `dsa` and `dh`, the bench tests):
 //! running montmul and the `openssl` command (standard input closed), skipping loudly
 //! where `openssl` is absent, and the committed files of the montmul-pk tests.
 // Each test crate that includes this module uses its own part of it.
