@@ -24,8 +24,8 @@
 //! Constant-time: both halves are constant-time exponentiations ([`Residue::pow`] or
 //! [`montmul::lanes::pow_x2`]) with exponents of p's byte length, the reductions into
 //! p, q and n are [`Residue::from_be_bytes_reduced`], and Garner's step runs on
-//! residues, so no branch or memory index depends on c, d, the primes or the blinding factor. Which way the
-//! halves run is public (the key's size and the caller's choice).
+//! residues, so no branch or memory index depends on c, d, the primes or the blinding
+//! factor. Which way the halves run is public (the key's size and the caller's choice).
 
 use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
