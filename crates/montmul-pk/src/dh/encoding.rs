@@ -5,7 +5,7 @@
 //! OID (RFC 3279 2.3.3). The ASN.1 is the `der` crate's derive; PKCS #8 and SPKI are the
 //! `pkcs8` and `spki` crates'.
 
-use der::asn1::{AnyRef, BitStringRef, ObjectIdentifier, UintRef};
+use der::asn1::{AnyRef, ObjectIdentifier, UintRef};
 use der::{Decode, Encode, Sequence};
 use pkcs8::PrivateKeyInfo;
 use spki::{AlgorithmIdentifierRef, SubjectPublicKeyInfoRef};
@@ -228,12 +228,7 @@ impl DhPublicKey {
     pub fn from_public_key_der(der_bytes: &[u8]) -> Result<Self, Error> {
         let info = SubjectPublicKeyInfoRef::from_der(der_bytes)?;
         let params = DhParams::from_algorithm(&info.algorithm)?;
-        let bits = info
-            .subject_public_key
-            .as_bytes()
-            .ok_or_else(|| Error::Encoding("public key bit string with unused bits".into()))?;
-        let y = ffc::integer_from_der(bits)?;
-        Self::new(params, &y)
+        Self::new(params, &ffc::spki_integer(&info)?)
     }
 
     /// A "PUBLIC KEY" PEM with a DH key.
@@ -260,15 +255,11 @@ impl DhPublicKey {
     /// SubjectPublicKeyInfo DER, as `openssl pkey -pubout` writes it.
     pub fn to_public_key_der(&self) -> Result<Vec<u8>, Error> {
         let (oid, params) = self.params.algorithm_parameters()?;
-        let y = ffc::integer_der(&self.y_be)?;
-        let info = SubjectPublicKeyInfoRef {
-            algorithm: AlgorithmIdentifierRef {
-                oid,
-                parameters: Some(AnyRef::from_der(&params)?),
-            },
-            subject_public_key: BitStringRef::from_bytes(&y)?,
+        let algorithm = AlgorithmIdentifierRef {
+            oid,
+            parameters: Some(AnyRef::from_der(&params)?),
         };
-        Ok(info.to_der()?)
+        ffc::spki_der(algorithm, &self.y_be)
     }
 
     /// "PUBLIC KEY" PEM.

@@ -5,9 +5,10 @@
 //! Only the functions whose name ends in `_vartime` look at the value of their
 //! argument; they are for public data (moduli, generators, public keys, signatures).
 
-use der::asn1::UintRef;
+use der::asn1::{BitStringRef, UintRef};
 use der::Encode;
 use montmul::{Modulus, Residue};
+use spki::{AlgorithmIdentifierRef, SubjectPublicKeyInfoRef};
 use zeroize::Zeroizing;
 
 use crate::rsa::declassify;
@@ -86,6 +87,29 @@ pub(crate) fn integer_from_der(der_bytes: &[u8]) -> Result<Zeroizing<Vec<u8>>, E
     Ok(Zeroizing::new(
         UintRef::from_der(der_bytes)?.as_bytes().to_vec(),
     ))
+}
+
+/// The public value y of a SubjectPublicKeyInfo whose key is a DER `INTEGER` (DH and
+/// DSA keys), unchecked: the caller checks its range.
+pub(crate) fn spki_integer(
+    info: &SubjectPublicKeyInfoRef<'_>,
+) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let bits = info
+        .subject_public_key
+        .as_bytes()
+        .ok_or_else(|| Error::Encoding("public key bit string with unused bits".into()))?;
+    integer_from_der(bits)
+}
+
+/// The SubjectPublicKeyInfo DER of the public value `y` (big-endian) under `algorithm`,
+/// as `openssl pkey -pubout` writes DH and DSA keys.
+pub(crate) fn spki_der(algorithm: AlgorithmIdentifierRef<'_>, y: &[u8]) -> Result<Vec<u8>, Error> {
+    let y = integer_der(y)?;
+    Ok(SubjectPublicKeyInfoRef {
+        algorithm,
+        subject_public_key: BitStringRef::from_bytes(&y)?,
+    }
+    .to_der()?)
 }
 
 /// A modulus from a public big-endian odd prime (p or q); [`Error::InvalidKey`] with

@@ -4,7 +4,7 @@
 //! `SEQUENCE { 0, p, q, g, y, x }`) and "DSA PARAMETERS" (`Dss-Parms`). The ASN.1 is the
 //! `der` crate's derive; PKCS #8 and SPKI are the `pkcs8` and `spki` crates'.
 
-use der::asn1::{AnyRef, BitStringRef, ObjectIdentifier, UintRef};
+use der::asn1::{AnyRef, ObjectIdentifier, UintRef};
 use der::{Decode, Encode, Sequence};
 use pkcs8::PrivateKeyInfo;
 use spki::{AlgorithmIdentifierRef, SubjectPublicKeyInfoRef};
@@ -200,12 +200,7 @@ impl DsaPublicKey {
     pub fn from_public_key_der(der_bytes: &[u8]) -> Result<Self, Error> {
         let info = SubjectPublicKeyInfoRef::from_der(der_bytes)?;
         let params = DsaParams::from_algorithm(&info.algorithm)?;
-        let bits = info
-            .subject_public_key
-            .as_bytes()
-            .ok_or_else(|| Error::Encoding("public key bit string with unused bits".into()))?;
-        let y = ffc::integer_from_der(bits)?;
-        Self::new(params, &y)
+        Self::new(params, &ffc::spki_integer(&info)?)
     }
 
     /// A "PUBLIC KEY" PEM with a DSA key.
@@ -228,12 +223,7 @@ impl DsaPublicKey {
     /// SubjectPublicKeyInfo DER, as `openssl pkey -pubout` writes it.
     pub fn to_public_key_der(&self) -> Result<Vec<u8>, Error> {
         let params = self.params.to_der()?;
-        let y = ffc::integer_der(&self.y_be)?;
-        Ok(SubjectPublicKeyInfoRef {
-            algorithm: DsaParams::algorithm(&params)?,
-            subject_public_key: BitStringRef::from_bytes(&y)?,
-        }
-        .to_der()?)
+        ffc::spki_der(DsaParams::algorithm(&params)?, &self.y_be)
     }
 
     /// "PUBLIC KEY" PEM.
