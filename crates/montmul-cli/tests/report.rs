@@ -20,22 +20,26 @@ const SECTIONS: [&str; 6] = [
 /// One quick report for all the tests of this file: (its directory, kept alive).
 fn report() -> &'static (tempfile::TempDir, PathBuf) {
     static REPORT: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    REPORT.get_or_init(|| {
-        let tmp = tempfile::tempdir().expect("a temporary directory");
-        let out = tmp.path().join("r");
-        let run = Command::new(env!("CARGO_BIN_EXE_montmul"))
-            .args(["report", "--quick", "--out"])
-            .arg(&out)
-            .output()
-            .expect("montmul runs");
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert!(run.status.success(), "report --quick failed: {stderr}");
-        assert!(
-            stderr.contains("index.html") && stderr.contains("montmul report:"),
-            "a one-line summary with the path: {stderr}"
-        );
-        (tmp, out)
-    })
+    REPORT.get_or_init(|| quick_report(&[]))
+}
+
+/// A quick report run with the environment `envs` added: (its directory, kept alive).
+fn quick_report(envs: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let out = tmp.path().join("r");
+    let run = Command::new(env!("CARGO_BIN_EXE_montmul"))
+        .args(["report", "--quick", "--out"])
+        .arg(&out)
+        .envs(envs.iter().copied())
+        .output()
+        .expect("montmul runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "report --quick failed: {stderr}");
+    assert!(
+        stderr.contains("index.html") && stderr.contains("montmul report:"),
+        "a one-line summary with the path: {stderr}"
+    );
+    (tmp, out)
 }
 
 fn data() -> Value {
@@ -153,8 +157,13 @@ fn every_file_and_section_exists() {
         .as_str()
         .unwrap()
         .contains("report --quick"));
-    // The capabilities not built yet say so.
-    assert!(html.contains("Not built yet.") && html.contains("RSA"));
+    // What is not built here says so on the page, one paragraph per sentence (with
+    // every peer built, there may be none).
+    assert_eq!(
+        html.matches("Not built yet.").count(),
+        not_built(&data).lines().count()
+    );
+    assert!(html.contains("RSA"));
 }
 
 /// Every number anywhere in the data is a finite number, and every table cell is a
@@ -369,7 +378,7 @@ fn public_key_and_thread_rows_are_measured() {
         "montmul cios, w=64",
         "montmul two-way, w=32",
         "montmul default kernel, w=64",
-        "GMP mpz_powm_sec",
+        "GMP 6.2 mpz_powm_sec",
         "OpenSSL BN_mod_exp_mont_consttime",
     ] {
         let r = rows
@@ -651,6 +660,21 @@ fn gmp63_column_where_built() {
     if gmp63_built() {
         assert!(gmp63.iter().all(|(_, v)| positive(v)), "{gmp63:?}");
         assert!(ratio.iter().all(|(_, v)| positive(v)), "{ratio:?}");
+        // Seed 001's RSA-2048 rows on the same CRT halves, and the sentence on them.
+        let t = table(&data, "seed001-rsa2048-kernels");
+        for label in ["GMP 6.3 mpz_powm_sec", "GMP 6.3 mpz_powm"] {
+            let r = t["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r[0] == label)
+                .unwrap_or_else(|| panic!("seed001 row {label}"));
+            assert!((2..4).all(|i| positive(&r[i])), "{label}: {r}");
+        }
+        assert!(says(
+            &section(&data, "seed001"),
+            "GMP 6.3 built for this CPU against the system's generic GMP 6.2"
+        ));
         let line = peers.iter().find(|p| p.starts_with("gmp-6.3:")).unwrap();
         assert!(
             line.contains("GMP 6.3") && line.contains("mulx") && !line.contains("WARNING"),
@@ -661,9 +685,44 @@ fn gmp63_column_where_built() {
             "\n*** SKIPPED: GMP 6.3 (peers/gmp63) is not built: its column is only checked to be empty \
              (cargo build --release --manifest-path peers/gmp63/Cargo.toml) ***\n"
         );
-        assert!(gmp63.iter().all(|(_, v)| v.is_null()), "{gmp63:?}");
-        assert!(not_built(&data).contains("--manifest-path peers/gmp63/Cargo.toml"));
+        gmp63_absent(&data);
     }
+}
+
+/// Where GMP 6.3 is not built, its summary column is empty, seed 001 has no GMP 6.3
+/// row, and both sections say how to build it.
+fn gmp63_absent(data: &Value) {
+    let gmp63 = column(data, "summary", "GMP 6.3 for this CPU (ns)");
+    assert!(gmp63.iter().all(|(_, v)| v.is_null()), "{gmp63:?}");
+    let rows = table(data, "seed001-rsa2048-kernels")["rows"].clone();
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .all(|r| !r[0].as_str().unwrap().contains("GMP 6.3")),
+        "{rows}"
+    );
+    assert!(!says(&section(data, "seed001"), "GMP 6.3"));
+    for id in ["seed001", "summary"] {
+        let s = section(data, id);
+        let lines = s["not_built"].as_array().unwrap();
+        assert!(
+            lines.iter().any(|l| {
+                let l = l.as_str().unwrap();
+                l.contains("GMP 6.3") && l.contains("--manifest-path peers/gmp63/Cargo.toml")
+            }),
+            "{id}: {lines:?}"
+        );
+    }
+}
+
+/// With `$MONTMUL_GMP63` naming no binary, the GMP 6.3 rows are absent and the report
+/// says how to build it, whether or not the default binary is built.
+#[test]
+fn gmp63_rows_absent_where_not_built() {
+    let (_tmp, out) = quick_report(&[("MONTMUL_GMP63", "/nonexistent/montmul-gmp63")]);
+    let text = fs::read_to_string(out.join("data.json")).expect("data.json");
+    gmp63_absent(&serde_json::from_str(&text).expect("data.json parses"));
 }
 
 /// Seeds 004's and 001's whole-library tables have OpenSSL 4.0's row where Python's

@@ -21,9 +21,12 @@
 //!
 //! The same RSA halves also run on GMP (`mpz_powm_sec`, `mpz_powm`) and OpenSSL's
 //! `BN_mod_exp_mont_consttime` (the peers of `montmul-peers`), so that seed 001's
-//! comparison with GMP and OpenSSL is made on the very same arithmetic. Every result is
-//! checked against num-bigint (`modpow`, the signature equations) before anything is
-//! timed; a disagreement is an error, not a row. Keys come from OpenSSL's generator.
+//! comparison with GMP and OpenSSL is made on the very same arithmetic: the system's
+//! generic GMP 6.2 in this process, and GMP 6.3 built for this CPU in its own
+//! (`montmul_peers::gmp63`), which checks its results itself and is timed after the
+//! others, on the same halves. Every result is checked against num-bigint (`modpow`,
+//! the signature equations) before anything is timed; a disagreement is an error, not
+//! a row. Keys come from OpenSSL's generator.
 //!
 //! [`libraries`] gives the seeds' sections the whole library operations instead
 //! (montmul-pk beside OpenSSL 3.0, ring, the `rsa` crate and OpenSSL 4.0), as
@@ -33,6 +36,7 @@ use std::collections::BTreeMap;
 
 use montmul::{Limb, Residue};
 use montmul_peers::gmp::{Exp, Gmp};
+use montmul_peers::gmp63::{self, Gmp63Error, Job};
 use montmul_peers::openssl::OpenSsl;
 use montmul_peers::pk::PkOp;
 use montmul_peers::{Contender, Inputs};
@@ -71,8 +75,12 @@ pub enum Arith {
     /// montmul's default kernel for 64-bit limbs, as `Modulus::new` (and montmul-pk)
     /// picks it.
     Default,
-    /// GMP's `mpz_powm_sec` ([`Exp::Sec`]) or `mpz_powm` ([`Exp::Plain`]); RSA only.
+    /// The system GMP 6.2's `mpz_powm_sec` ([`Exp::Sec`]) or `mpz_powm`
+    /// ([`Exp::Plain`]); RSA only.
     Gmp(Exp),
+    /// The same on GMP 6.3 built for this CPU (`peers/gmp63`, a subprocess); RSA only,
+    /// and `None` where its binary is not built.
+    Gmp63(Exp),
     /// OpenSSL's `BN_mod_exp_mont_consttime`; RSA only.
     OpenSsl,
 }
@@ -83,10 +91,17 @@ impl Arith {
         match self {
             Arith::Kernel { name, word } => format!("montmul {name}, w={word}"),
             Arith::Default => "montmul default kernel, w=64".into(),
-            Arith::Gmp(Exp::Sec) => "GMP mpz_powm_sec".into(),
-            Arith::Gmp(Exp::Plain) => "GMP mpz_powm".into(),
+            Arith::Gmp(Exp::Sec) => "GMP 6.2 mpz_powm_sec".into(),
+            Arith::Gmp(Exp::Plain) => "GMP 6.2 mpz_powm".into(),
+            Arith::Gmp63(Exp::Sec) => "GMP 6.3 mpz_powm_sec".into(),
+            Arith::Gmp63(Exp::Plain) => "GMP 6.3 mpz_powm".into(),
             Arith::OpenSsl => "OpenSSL BN_mod_exp_mont_consttime".into(),
         }
+    }
+
+    /// Whether this is a peer's exponentiation rather than a montmul kernel.
+    pub fn is_peer(&self) -> bool {
+        matches!(self, Arith::Gmp(_) | Arith::Gmp63(_) | Arith::OpenSsl)
     }
 }
 
@@ -209,7 +224,8 @@ type Runner = Box<dyn FnMut(u64)>;
 /// Medians in ns of every `(arith, op)` pair, timed together (rounds interleaved), each
 /// checked against num-bigint first. `None` where the arithmetic cannot run the
 /// operation (a kernel without this word size, size or CPU feature; DSS on GMP or
-/// OpenSSL, which the report times as whole library operations instead).
+/// OpenSSL, which the report times as whole library operations instead; GMP 6.3 where
+/// its binary is not built: [`gmp63::info`] says why).
 pub fn time(
     budget: Budget,
     ariths: &[Arith],
@@ -220,8 +236,22 @@ pub fn time(
     let mut out = BTreeMap::new();
     let mut keys = Vec::new();
     let mut runners: Vec<Runner> = Vec::new();
+    let mut gmp63_keys = Vec::new();
+    let mut gmp63_jobs = Vec::new();
     for a in ariths {
         for &op in ops {
+            if let Arith::Gmp63(exp) = *a {
+                match gmp63_jobs_for(exp, op, rsa) {
+                    Some(jobs) => {
+                        gmp63_keys.push(((a.label(), op), jobs.len()));
+                        gmp63_jobs.extend(jobs);
+                    }
+                    None => {
+                        out.insert((a.label(), op), None);
+                    }
+                }
+                continue;
+            }
             let runner = match (a, op, dss) {
                 (_, Op::DssSign | Op::DssVerify, None) => None,
                 (_, Op::RsaPublic | Op::RsaPrivate, _) => rsa_runner(*a, op, rsa)?,
@@ -246,7 +276,53 @@ pub fn time(
     for (k, ns) in keys.into_iter().zip(medians) {
         out.insert(k, Some(ns));
     }
+    if !gmp63_jobs.is_empty() {
+        match gmp63::time(&gmp63_jobs, budget.rounds, budget.batch) {
+            Ok(times) => {
+                // An operation's time is the sum of its jobs' medians (the two CRT
+                // halves of a decryption).
+                let mut times = times.into_iter();
+                for (k, count) in gmp63_keys {
+                    out.insert(k, Some(times.by_ref().take(count).sum()));
+                }
+            }
+            Err(Gmp63Error::Absent(_)) => {
+                out.extend(gmp63_keys.into_iter().map(|(k, _)| (k, None)));
+            }
+            Err(e) => return Err(CliError(e.to_string())),
+        }
+    }
     Ok(out)
+}
+
+/// GMP 6.3's jobs for an RSA `op` with `mpz_powm_sec` or `mpz_powm`: `m^e mod n` for
+/// the public one, the two CRT halves for the private one, each with the answer
+/// num-bigint gives (the message, or its residue mod the prime), which the client
+/// checks before it returns a time. `None` for DSS.
+fn gmp63_jobs_for(exp: Exp, op: Op, rsa: &Rsa) -> Option<Vec<Job>> {
+    let gop = match exp {
+        Exp::Sec => gmp63::Op::PowmSec,
+        Exp::Plain => gmp63::Op::Powm,
+    };
+    let be = |x: &BigUint| x.to_bytes_be();
+    let job = |n: &BigUint, a: &BigUint, e: &BigUint, expected: &BigUint| Job {
+        op: gop,
+        inputs: Inputs {
+            n: be(n),
+            a: be(a),
+            b: be(a),
+            e: be(e),
+        },
+        expected: be(expected),
+    };
+    match op {
+        Op::RsaPublic => Some(vec![job(&rsa.n, &rsa.msg, &rsa.e, &rsa.ct)]),
+        Op::RsaPrivate => Some(vec![
+            job(&rsa.p, &(&rsa.ct % &rsa.p), &rsa.dp, &(&rsa.msg % &rsa.p)),
+            job(&rsa.q, &(&rsa.ct % &rsa.q), &rsa.dq, &(&rsa.msg % &rsa.q)),
+        ]),
+        Op::DssSign | Op::DssVerify => None,
+    }
 }
 
 /// The runner of `op` on kernel `name` with `L` limbs, checked; `None` where the kernel
@@ -372,6 +448,8 @@ fn rsa_runner(arith: Arith, op: Op, rsa: &Rsa) -> Result<Option<Runner>, CliErro
         Arith::Default => by_word(DEFAULT, 64, op, rsa, None),
         Arith::Gmp(exp) => peer_runner(arith, op, rsa, move |i| Box::new(Gmp::new(i, exp))),
         Arith::OpenSsl => peer_runner(arith, op, rsa, |i| Box::new(OpenSsl::new(i))),
+        // Timed in its own process by `time`, never here.
+        Arith::Gmp63(_) => Ok(None),
     }
 }
 

@@ -6,13 +6,15 @@
 //! the product itself (ns and cycles at the measured clock) at 2048 bits, the RSA
 //! modulus, with the 2-way kernel both portable and in SIMD lanes (`two-way-sse2`,
 //! `two-way-avx2`, where this CPU runs them), and RSA-2048 encryption and decryption
-//! per kernel ([`pk`]) beside GMP and OpenSSL on the same arithmetic, and as whole
+//! per kernel ([`pk`]) beside GMP (the system's 6.2 and 6.3 built for this CPU) and
+//! OpenSSL on the same arithmetic, and as whole
 //! library operations beside OpenSSL, ring and the `rsa` crate.
 
 use montmul::encoding::{be_bytes_to_limbs, limbs_to_be_bytes_vartime};
 use montmul::lab::{self, Counts};
 use montmul::{Limb, Reduction};
 use montmul_peers::gmp::Exp;
+use montmul_peers::gmp63::{self, Gmp63Error};
 use montmul_peers::pk::PkOp;
 use montmul_peers::Inputs;
 use num_bigint::BigUint;
@@ -25,9 +27,6 @@ use crate::CliError;
 
 /// The RSA modulus size of the seed's table.
 const BITS: u32 = 2048;
-
-/// The rows of GMP and OpenSSL at the end of the RSA table of [`rsa_here`].
-const PEERS: usize = 3;
 
 /// The seed's 2-way kernel on x86 vector units (32-bit limbs), where this CPU runs it.
 const SIMD_TWO_WAY: [&str; 2] = ["two-way-sse2", "two-way-avx2"];
@@ -208,7 +207,7 @@ pub fn run(ctx: &mut Ctx<'_>) -> Result<Section, CliError> {
 fn rsa_here(ctx: &mut Ctx<'_>, s: &mut Section) -> Result<(), CliError> {
     // montmul's rows first (the classic kernels at [0] and [1], the portable 2-way at
     // w=32 at [2]), then the vector 2-way forms this CPU runs, then the default kernel;
-    // the three peers last ([`PEERS`]).
+    // the peers last (GMP 6.2, GMP 6.3 where it is built, OpenSSL).
     let mut ariths: Vec<(&str, Arith)> = vec![
         (
             "classic 32-bit",
@@ -249,8 +248,18 @@ fn rsa_here(ctx: &mut Ctx<'_>, s: &mut Section) -> Result<(), CliError> {
         ("montmul's default", Arith::Default),
         ("GMP", Arith::Gmp(Exp::Sec)),
         ("GMP", Arith::Gmp(Exp::Plain)),
-        ("OpenSSL", Arith::OpenSsl),
     ]);
+    match gmp63::info() {
+        Ok(_) => ariths.extend([
+            ("GMP", Arith::Gmp63(Exp::Sec)),
+            ("GMP", Arith::Gmp63(Exp::Plain)),
+        ]),
+        Err(Gmp63Error::Absent(why)) => s.not_built.push(format!(
+            "The GMP 6.3 rows of the RSA-{BITS} table per kernel are absent. {why}"
+        )),
+        Err(e) => return Err(CliError(e.to_string())),
+    }
+    ariths.push(("OpenSSL", Arith::OpenSsl));
     let key = Rsa::generate(BITS, 1)?;
     let ops = [Op::RsaPublic, Op::RsaPrivate];
     let list: Vec<Arith> = ariths.iter().map(|a| a.1).collect();
@@ -277,9 +286,10 @@ fn rsa_here(ctx: &mut Ctx<'_>, s: &mut Section) -> Result<(), CliError> {
         title: format!("RSA-{BITS} on this machine, per Montgomery kernel, beside GMP and OpenSSL on the same arithmetic"),
         source: "measured here (median): enc = m^65537 mod n (montmul: Residue::pow_vartime on a Modulus built with the kernel); \
                  dec = the two CRT half exponentiations c_p^dp mod p and c_q^dq mod q (montmul: the constant-time Residue::pow; \
-                 GMP: mpz_powm_sec or mpz_powm; OpenSSL: BN_mod_exp_mont_consttime), each result checked against num-bigint \
-                 first; the reductions mod p, q and Garner's step are outside the timing for every row alike; cycles = ns x \
-                 the measured clock"
+                 GMP: mpz_powm_sec or mpz_powm, the system's generic GMP 6.2 in this process and GMP 6.3 built for this \
+                 CPU in a subprocess (peers/gmp63; its rounds are not interleaved with the others'); OpenSSL: \
+                 BN_mod_exp_mont_consttime), each result checked against num-bigint first; the reductions mod p, q and \
+                 Garner's step are outside the timing for every row alike; cycles = ns x the measured clock"
             .into(),
         columns: ["implementation", "the seed's role", "enc (us)", "dec (us)", "enc (cycles)", "dec (cycles)"]
             .map(String::from)
@@ -426,8 +436,11 @@ fn findings(
         ));
     }
     // montmul's best kernel against GMP and OpenSSL on the same halves: montmul's rows,
-    // then the peers' (GMP's mpz_powm_sec first).
-    let peers = ariths.len() - PEERS;
+    // then the peers' (GMP 6.2's mpz_powm_sec first).
+    let peers = ariths
+        .iter()
+        .position(|a| a.1.is_peer())
+        .unwrap_or(ariths.len());
     let best = (0..peers)
         .filter_map(|i| at(i, Op::RsaPrivate).map(|v| (i, v)))
         .min_by(|a, b| a.1.total_cmp(&b.1));
@@ -468,7 +481,7 @@ fn findings(
                 .zip(at(2, Op::RsaPrivate))
                 .map_or(String::new(), |(g, t)| {
                     format!(
-                        "; here GMP's mpz_powm_sec takes {:.2}x montmul's two-way (w=32) time",
+                        "; here GMP 6.2's mpz_powm_sec takes {:.2}x montmul's two-way (w=32) time",
                         g / t
                     )
                 });
@@ -479,6 +492,7 @@ fn findings(
             parts.join(", "),
             seed_gmp.join(", "),
         ));
+        gmp63_finding(s, ariths, get, (bi, bv));
     }
     let find = |who: &str, i: usize| lib.iter().find(|r| r.0 == who).and_then(|r| r.1[i]);
     if let (Some(md), Some(od)) = (find("montmul-pk", 1), find("openssl", 1)) {
@@ -494,6 +508,41 @@ fn findings(
             }
         ));
     }
+}
+
+/// The sentence on GMP 6.3 built for this CPU against the system's GMP 6.2 and
+/// montmul's fastest kernel `best` (its index and decryption time), where both GMPs
+/// were timed.
+fn gmp63_finding(
+    s: &mut Section,
+    ariths: &[(&str, Arith)],
+    get: &dyn Fn(&Arith, Op) -> Option<f64>,
+    best: (usize, f64),
+) {
+    let ratio_of = |exp: Exp, op: Op| {
+        get(&Arith::Gmp(exp), op)
+            .zip(get(&Arith::Gmp63(exp), op))
+            .map(|(g62, g63)| g62 / g63)
+    };
+    let (Some(sec_d), Some(sec_e), Some(g63_d)) = (
+        ratio_of(Exp::Sec, Op::RsaPrivate),
+        ratio_of(Exp::Sec, Op::RsaPublic),
+        get(&Arith::Gmp63(Exp::Sec), Op::RsaPrivate),
+    ) else {
+        return;
+    };
+    let plain = ratio_of(Exp::Plain, Op::RsaPrivate)
+        .map_or(String::new(), |r| format!(" (with mpz_powm, {r:.2}x)"));
+    let (bi, bv) = best;
+    s.findings.push(format!(
+        "GMP 6.3 built for this CPU against the system's generic GMP 6.2 on the same halves: GMP 6.2's \
+         mpz_powm_sec takes {sec_d:.2}x GMP 6.3's time for RSA-{BITS} decryption{plain} and {sec_e:.2}x for \
+         encryption. GMP 6.3's mpz_powm_sec decryption takes {:.2}x the time of montmul's fastest kernel here \
+         ({}): montmul {} the best GMP build on this CPU at constant time.",
+        g63_d / bv,
+        ariths[bi].1.label(),
+        if g63_d > bv { "beats" } else { "does not beat" },
+    ));
 }
 
 /// The seed's n for its instruction-count table: 2048 bits in 32-bit words.
