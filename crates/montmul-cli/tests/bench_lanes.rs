@@ -52,7 +52,7 @@ fn lanes_3_rows_were_checked_before_timing() {
             err.contains("amm52x8-ifma") && err.contains("SKIPPED"),
             "{err}"
         );
-        eprintln!("amm52x8-ifma rows: SKIPPED: no AVX-512 IFMA here");
+        montmul_testkit::skipped!("amm52x8-ifma rows: SKIPPED: no AVX-512 IFMA here");
     }
     for (op, name) in names {
         let r = row(op, name).unwrap_or_else(|| panic!("no {op} row for {name}: {rows:?}"));
@@ -129,7 +129,7 @@ fn algos_lists_the_multi_buffer_kernels() {
         .find(|r| r["name"] == "amm52-ifma")
         .map(|r| r["available"].clone());
     let Some(ifma) = ifma else {
-        eprintln!("multi-buffer kernels: SKIPPED: not an x86-64 build");
+        montmul_testkit::skipped!("multi-buffer kernels: SKIPPED: not an x86-64 build");
         return;
     };
     for (name, lanes) in [("amm52x8-ifma", 8), ("amm52x2-ifma", 2)] {

@@ -681,7 +681,7 @@ fn gmp63_column_where_built() {
             "the build check: {line}"
         );
     } else {
-        eprintln!(
+        montmul_testkit::skipped!(
             "\n*** SKIPPED: GMP 6.3 (peers/gmp63) is not built: its column is only checked to be empty \
              (cargo build --release --manifest-path peers/gmp63/Cargo.toml) ***\n"
         );
@@ -756,7 +756,7 @@ fn openssl4_row_where_installed() {
             .unwrap();
         assert!(line.contains("OpenSSL 4."), "{line}");
     } else {
-        eprintln!(
+        montmul_testkit::skipped!(
             "\n*** SKIPPED: python3 with a cryptography that bundles OpenSSL 4 is not installed: its row \
              is only checked to be absent ***\n"
         );
@@ -802,7 +802,7 @@ fn chromium() -> Option<&'static str> {
 #[test]
 fn renders_in_headless_chromium() {
     let Some(browser) = chromium() else {
-        eprintln!("\n*** SKIPPED: chromium not installed: the rendering test did not run (apt-get install chromium) ***\n");
+        montmul_testkit::skipped!("\n*** SKIPPED: chromium not installed: the rendering test did not run (apt-get install chromium) ***\n");
         return;
     };
     let dir = &report().1;

@@ -13,7 +13,7 @@ fn built(test: &str) -> bool {
     match gmp63::info() {
         Ok(_) => true,
         Err(Gmp63Error::Absent(why)) => {
-            eprintln!("\n*** SKIPPED {test}: {why} ***\n");
+            montmul_testkit::skipped!("\n*** SKIPPED {test}: {why} ***\n");
             false
         }
         Err(e) => panic!("the GMP 6.3 binary is there but fails: {e}"),

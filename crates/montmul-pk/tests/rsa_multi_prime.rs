@@ -340,7 +340,9 @@ fn openssl(args: &[&str]) -> Option<std::process::Output> {
     match Command::new("openssl").args(args).output() {
         Ok(out) => Some(out),
         Err(_) => {
-            eprintln!("SKIPPED: multi-prime interop: the `openssl` command is not installed");
+            montmul_testkit::skipped!(
+                "SKIPPED: multi-prime interop: the `openssl` command is not installed"
+            );
             None
         }
     }

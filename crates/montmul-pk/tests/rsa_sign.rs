@@ -234,7 +234,7 @@ fn openssl(args: &[&str]) -> Option<std::process::Output> {
     match Command::new("openssl").args(args).output() {
         Ok(out) => Some(out),
         Err(_) => {
-            eprintln!("SKIPPED: the `openssl` command is not installed");
+            montmul_testkit::skipped!("SKIPPED: the `openssl` command is not installed");
             None
         }
     }

@@ -25,6 +25,19 @@ pub fn proptest_cases(default: u32) -> u32 {
         .unwrap_or(default)
 }
 
+/// Says out loud that a test, or a part of one, did not run, and why: the formatted
+/// line goes to the process's standard error directly, past the test harness's output
+/// capture, so that a plain `cargo test` (and CI's log) shows it, not only
+/// `--nocapture`. Use it for every `SKIPPED` line.
+#[macro_export]
+macro_rules! skipped {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        // A failed write to stderr has nowhere else to go.
+        let _ = ::std::writeln!(::std::io::stderr(), $($arg)*);
+    }};
+}
+
 /// SplitMix64: a tiny, deterministic, seedable generator (Steele, Lea, Flood 2014).
 /// Not for keys; for reproducible test inputs.
 #[derive(Clone, Debug)]

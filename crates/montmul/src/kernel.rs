@@ -456,7 +456,11 @@ mod tests {
                 let built = Modulus::with_kernel(&n, k, r);
                 if !(info.available)() {
                     assert!(matches!(built, Err(Error::Unavailable { .. })));
-                    eprintln!("{} ({}-bit): SKIPPED: not on this CPU", info.name, L::BITS);
+                    montmul_testkit::skipped!(
+                        "{} ({}-bit): SKIPPED: not on this CPU",
+                        info.name,
+                        L::BITS
+                    );
                     continue;
                 }
                 let m = built.unwrap_or_else(|e| panic!("{} {r:?}: {e}", info.name));

@@ -455,7 +455,7 @@ mod tests {
                 pow_lanes_mb8(&x, &e),
                 Err(Error::Unavailable { .. } | Error::UnsupportedWord { .. })
             ));
-            eprintln!("forced_mb8_equals_one_by_one: SKIPPED: no AVX-512 IFMA");
+            montmul_testkit::skipped!("forced_mb8_equals_one_by_one: SKIPPED: no AVX-512 IFMA");
             return;
         }
         for (bits, lanes) in [(512, 1), (512, 3), (1024, 8), (2048, 5)] {
@@ -484,7 +484,7 @@ mod tests {
             let (x, e) = jobs(2048, 2);
             let got = pow_x2_lockstep(&x[0], &e[0], &x[1], &e[1]);
             assert_eq!(got.unwrap_err(), Error::Unavailable { algo: PAIR });
-            eprintln!("forced_pair_equals_one_by_one: SKIPPED: no AVX-512 IFMA");
+            montmul_testkit::skipped!("forced_pair_equals_one_by_one: SKIPPED: no AVX-512 IFMA");
             return;
         }
         let m = |bits: u32, seed: u64| {

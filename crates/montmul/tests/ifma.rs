@@ -16,7 +16,7 @@ fn runs_here(test: &str) -> bool {
     if ifma::is_available() {
         true
     } else {
-        eprintln!("{test}: SKIPPED: no AVX-512 IFMA");
+        montmul_testkit::skipped!("{test}: SKIPPED: no AVX-512 IFMA");
         false
     }
 }

@@ -21,7 +21,7 @@ use montmul_testkit::{self as kit, TestRng};
 fn token(test: &str) -> Option<Avx512Ifma> {
     let token = Avx512Ifma::new();
     if token.is_none() || !ifma::is_available() {
-        eprintln!("{test}: SKIPPED: no AVX-512 IFMA");
+        montmul_testkit::skipped!("{test}: SKIPPED: no AVX-512 IFMA");
     }
     token
 }

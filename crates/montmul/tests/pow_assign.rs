@@ -163,7 +163,7 @@ fn u32_and_u16() {
 #[test]
 fn ifma_digit_ladder() {
     if montmul::arch::Avx512Ifma::new().is_none() {
-        eprintln!("ifma_digit_ladder: SKIPPED: no AVX-512 IFMA on this CPU");
+        montmul_testkit::skipped!("ifma_digit_ladder: SKIPPED: no AVX-512 IFMA on this CPU");
         return;
     }
     let mut rng = TestRng::new(0x1f3a);

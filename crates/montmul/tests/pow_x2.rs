@@ -18,7 +18,9 @@ use montmul_testkit::{self as kit, TestRng};
 fn ifma_here(test: &str) -> bool {
     let here = montmul::arch::Avx512Ifma::new().is_some();
     if !here {
-        eprintln!("{test}: lockstep SKIPPED: no AVX-512 IFMA (sequential fallback checked)");
+        montmul_testkit::skipped!(
+            "{test}: lockstep SKIPPED: no AVX-512 IFMA (sequential fallback checked)"
+        );
     }
     here
 }

@@ -54,7 +54,7 @@ pub fn have_openssl(test: &str) -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        eprintln!("SKIPPED: {test}: no openssl command");
+        montmul_testkit::skipped!("SKIPPED: {test}: no openssl command");
     }
     ok
 }

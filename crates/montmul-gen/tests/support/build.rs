@@ -48,7 +48,7 @@ pub fn have(program: &str, test: &str) -> bool {
         println!(
             "SKIPPED: {test}: `{program}` is not installed, the generated code was not compiled"
         );
-        eprintln!(
+        montmul_testkit::skipped!(
             "SKIPPED: {test}: `{program}` is not installed, the generated code was not compiled"
         );
     }
@@ -115,8 +115,12 @@ pub fn assert_straight_line(assembly: &str) {
 pub fn on_x86_64(test: &str) -> bool {
     let yes = cfg!(target_arch = "x86_64");
     if !yes {
-        println!("SKIPPED: {test}: the assembly check knows x86-64 mnemonics only");
-        eprintln!("SKIPPED: {test}: the assembly check knows x86-64 mnemonics only");
+        montmul_testkit::skipped!(
+            "SKIPPED: {test}: the assembly check knows x86-64 mnemonics only"
+        );
+        montmul_testkit::skipped!(
+            "SKIPPED: {test}: the assembly check knows x86-64 mnemonics only"
+        );
     }
     yes
 }

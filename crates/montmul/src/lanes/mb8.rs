@@ -133,7 +133,7 @@ mod tests {
     #[test]
     fn picks_mb8_by_the_table() {
         if Avx512Ifma::new().is_none() {
-            eprintln!("picks_mb8_by_the_table: SKIPPED: no AVX-512 IFMA");
+            montmul_testkit::skipped!("picks_mb8_by_the_table: SKIPPED: no AVX-512 IFMA");
             return;
         }
         assert!(picked(&batch(16, 8, Reduction::Full)));
@@ -159,7 +159,7 @@ mod tests {
     #[test]
     fn word_products_equal_the_residues() {
         if Avx512Ifma::new().is_none() {
-            eprintln!("word_products_equal_the_residues: SKIPPED: no AVX-512 IFMA");
+            montmul_testkit::skipped!("word_products_equal_the_residues: SKIPPED: no AVX-512 IFMA");
             return;
         }
         for r in [Reduction::Full, Reduction::Lazy] {

@@ -652,7 +652,7 @@ mod tests {
         let k = portable.limbs();
         for &kern in &kernels {
             if !(kern.info().available)() {
-                eprintln!("{}: not on this CPU, skipped", kern.info().name);
+                montmul_testkit::skipped!("{}: SKIPPED: not on this CPU", kern.info().name);
                 continue;
             }
             let m = Modulus::with_kernel(n, kern, Reduction::Lazy).unwrap();

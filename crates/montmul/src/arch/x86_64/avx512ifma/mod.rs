@@ -331,8 +331,8 @@ mod tests {
     #[test]
     fn vector_split_shift_and_join_match_the_scalar_ones() {
         if !is_available() {
-            eprintln!(
-                "vector_split_shift_and_join_match_the_scalar_ones: skipped: no AVX-512 IFMA"
+            montmul_testkit::skipped!(
+                "vector_split_shift_and_join_match_the_scalar_ones: SKIPPED: no AVX-512 IFMA"
             );
             return;
         }
@@ -385,7 +385,7 @@ mod tests {
     fn finish_digits_matches_the_oracle() {
         use num_bigint::BigUint;
         if !is_available() {
-            eprintln!("finish_digits_matches_the_oracle: skipped: no AVX-512 IFMA");
+            montmul_testkit::skipped!("finish_digits_matches_the_oracle: SKIPPED: no AVX-512 IFMA");
             return;
         }
         let value = |digits: &[u64], c: u64| {
@@ -465,7 +465,9 @@ mod tests {
     #[test]
     fn normalise_matches_the_scalar_pass() {
         if !is_available() {
-            eprintln!("normalise_matches_the_scalar_pass: skipped: no AVX-512 IFMA");
+            montmul_testkit::skipped!(
+                "normalise_matches_the_scalar_pass: SKIPPED: no AVX-512 IFMA"
+            );
             return;
         }
         fn scalar(lanes: &[u64]) -> (Vec<u64>, u64) {

@@ -445,7 +445,9 @@ mod tests {
     #[test]
     fn pair_product_matches_two_single_products() {
         let Some(_token) = Avx512Ifma::new() else {
-            eprintln!("pair_product_matches_two_single_products: skipped: no AVX-512 IFMA");
+            montmul_testkit::skipped!(
+                "pair_product_matches_two_single_products: SKIPPED: no AVX-512 IFMA"
+            );
             return;
         };
         fn check<const V: usize>(seed: &mut u64) {
