@@ -20,7 +20,7 @@ pub fn mask<L: Limb>(bit: L) -> L {
 /// the API reveals by design (whether a value is below n, whether an inverse exists), about
 /// to be branched on. The identity; with the `ct-valgrind` feature it also tells
 /// memcheck the value is defined, so that the constant-time harness
-/// (`examples/ct_valgrind.rs`) reports every other secret-dependent branch
+/// (`examples/ct_valgrind/`) reports every other secret-dependent branch
 /// (BoringSSL's `CONSTTIME_DECLASSIFY`). Every such branch in the library goes through
 /// here, so that the places where a secret-derived bit leaves are easy to find.
 #[inline(always)]

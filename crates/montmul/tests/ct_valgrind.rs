@@ -1,4 +1,4 @@
-//! Runs the constant-time harness (`examples/ct_valgrind.rs`) under valgrind memcheck
+//! Runs the constant-time harness (`examples/ct_valgrind/`) under valgrind memcheck
 //! and fails on any branch or memory address that depends on a secret (memcheck's
 //! `--error-exitcode=1`) or on a wrong result.
 //!

@@ -31,17 +31,20 @@
 //! The final subtraction runs on the same parts: each makes the carry of
 //! Z + (2^(w s) - M) on its result words from the carry of the part below; the top
 //! part's carry out of Z + (2^(w(s+1)) - M) is the selector (1 exactly when Z >= M);
-//! then each part selects its words ([`super::differences`], [`super::select`]), and
-//! stores them with write-back.
+//! then each part selects its words ([`super::subtraction::differences`],
+//! [`super::subtraction::select`]), and stores them with write-back.
 //!
 //! The moves the split adds (Y_(s-1) to the other parts' cores, T, the boundaries, the
 //! kept bit of Z) count with the final subtraction's, so that the loop's loads and
 //! stores stay those of seed 002, Tables 2 and 3.
 
 use super::super::isa::{Addr, Instr, Reg, Traffic};
-use super::{differences, select, Code, Regs, Setup};
-use super::{CARRY, CHAIN_D, CTOP, EKEEP, EOUT, JUNK, MP, ONES, SEL, T, Y, ZERO};
+use super::code::Code;
+use super::registers::{Regs, CARRY, CHAIN_D, CTOP, EKEEP, EOUT, JUNK, ONES, SEL};
+use super::setup::Setup;
+use super::subtraction::{differences, select};
 use crate::multicore::emit::Emit;
+use crate::multicore::program::{MP, T, Y, ZERO};
 
 /// The boundary word and bit from the part below.
 const BW: Reg = CARRY[0];
