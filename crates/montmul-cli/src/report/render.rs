@@ -165,10 +165,40 @@ pub fn human(v: f64) -> String {
     }
 }
 
-/// The templates' environment: `human` formats a number; SVG and the plots' files are
-/// passed in as values.
+/// HTML of a sentence written with Markdown's inline code (the findings, sources and
+/// header lines are shared with `report.md`): the text escaped, each `...` span as
+/// `<code>`; an unpaired backtick stays as it is.
+fn inline_code_html(text: &str) -> String {
+    let escaped = minijinja::HtmlEscape(text).to_string();
+    let mut parts: Vec<String> = escaped.split('`').map(str::to_string).collect();
+    if parts.len().is_multiple_of(2) {
+        // An odd number of backticks: the last one opens no span.
+        let last = parts.pop().unwrap_or_default();
+        if let Some(before) = parts.last_mut() {
+            before.push('`');
+            before.push_str(&last);
+        }
+    }
+    let mut html = String::with_capacity(escaped.len());
+    for (i, part) in parts.iter().enumerate() {
+        if i % 2 == 1 {
+            html.push_str("<code>");
+            html.push_str(part);
+            html.push_str("</code>");
+        } else {
+            html.push_str(part);
+        }
+    }
+    html
+}
+
+/// The templates' environment: `human` formats a number, `code` renders a sentence's
+/// inline code for the HTML page; SVG and the plots' files are passed in as values.
 fn env() -> Result<minijinja::Environment<'static>, CliError> {
     let mut env = minijinja::Environment::new();
+    env.add_filter("code", |text: String| {
+        minijinja::Value::from_safe_string(inline_code_html(&text))
+    });
     env.add_filter("human", |v: minijinja::Value| -> String {
         match f64::try_from(v.clone()) {
             Ok(f) if !v.is_none() && !v.is_undefined() => human(f),
@@ -217,4 +247,16 @@ pub fn pages(report: &Report, svgs: &[(String, String)]) -> Result<(String, Stri
     let html = env.get_template("index.html")?.render(&ctx)?;
     let md = env.get_template("report.md")?.render(&ctx)?;
     Ok((html, md))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn inline_code_becomes_code_elements_after_escaping() {
+        assert_eq!(
+            super::inline_code_html("a `x<y` b & `c`"),
+            "a <code>x&lt;y</code> b &amp; <code>c</code>"
+        );
+        assert_eq!(super::inline_code_html("one ` only"), "one ` only");
+    }
 }
