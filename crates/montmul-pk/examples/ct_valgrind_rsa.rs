@@ -155,52 +155,24 @@ fn rsa_round(pem: &str, label: &str) -> usize {
     let mut key = RsaPrivateKey::from_components(&n, &e, &d, &p, &q).expect("a consistent key");
     let public_key = key.to_public_key();
     let size = key.size();
-    let mut checks = 0;
     // Messages: 0, 1, n - 1, and random ones; each encrypted, then decrypted in secret.
-    let mut messages = vec![vec![0u8; size], {
-        let mut one = vec![0u8; size];
-        one[size - 1] = 1;
-        one
-    }];
-    let mut nm1 = n.clone();
-    nm1[size - 1] -= 1;
-    messages.push(nm1);
-    for i in 0..3u8 {
-        let mut m = vec![0u8; size];
-        for (j, b) in m.iter_mut().enumerate().skip(1) {
-            *b = (j as u8).wrapping_mul(31).wrapping_add(i * 77);
-        }
-        messages.push(m);
-    }
-    for m in &messages {
-        let c = public_key.encrypt_raw(m).expect("encrypts");
-        let got = key.decrypt_raw(&c, &mut OsRng).expect("decrypts");
-        tainted(&got, label);
-        public(&got);
-        assert_eq!(&*got, m, "{label}: decrypt_raw");
-        checks += 1;
-    }
+    let messages = edge_messages(
+        &n,
+        (0..3u8).map(|i| {
+            let mut m = vec![0u8; size];
+            for (j, b) in m.iter_mut().enumerate().skip(1) {
+                *b = (j as u8).wrapping_mul(31).wrapping_add(i * 77);
+            }
+            m
+        }),
+    );
+    let mut checks = decrypt_each(&mut key, &public_key, CrtHalves::Lockstep, &messages, label);
     // The other ways of running the CRT halves (the default is `Lockstep`).
     for how in [CrtHalves::OneByOne, CrtHalves::TwoThreads] {
-        key.set_crt_halves(how);
-        for m in &messages[..3] {
-            let c = public_key.encrypt_raw(m).expect("encrypts");
-            let got = key.decrypt_raw(&c, &mut OsRng).expect("decrypts");
-            tainted(&got, label);
-            public(&got);
-            assert_eq!(&*got, m, "{label}: decrypt_raw, {how:?}");
-            checks += 1;
-        }
+        checks += decrypt_each(&mut key, &public_key, how, &messages[..3], label);
     }
     key.set_crt_halves(CrtHalves::Lockstep);
-    let sig = key
-        .sign_pkcs1v15::<Sha256>(b"message", &mut OsRng)
-        .expect("signs");
-    tainted(&sig, label);
-    public(&sig);
-    public_key
-        .verify_pkcs1v15::<Sha256>(b"message", &sig)
-        .expect("verifies");
+    sign_pkcs1v15_checked(&key, &public_key, label);
     let pss = key
         .sign_pss::<Sha256>(b"message", &mut OsRng)
         .expect("signs");
@@ -220,6 +192,52 @@ fn rsa_round(pem: &str, label: &str) -> usize {
     // The same key without marks: the oracle for implicit rejection.
     let plain = RsaPrivateKey::from_pkcs8_pem(pem).expect("the test key");
     checks + oaep_case(&key, &public_key, label) + pkcs1v15_case(&key, &plain, &public_key, label)
+}
+
+/// The messages 0, 1 and n - 1 for the modulus `n` (big-endian, the key's size), then
+/// `others`.
+fn edge_messages(n: &[u8], others: impl IntoIterator<Item = Vec<u8>>) -> Vec<Vec<u8>> {
+    let size = n.len();
+    let mut one = vec![0u8; size];
+    one[size - 1] = 1;
+    let mut n_minus_1 = n.to_vec();
+    n_minus_1[size - 1] -= 1;
+    let mut messages = vec![vec![0u8; size], one, n_minus_1];
+    messages.extend(others);
+    messages
+}
+
+/// Each message encrypted with the public key, then decrypted by the marked key with its
+/// CRT halves run as `how`: the result must carry the key's taint and equal the message.
+/// Returns the number of checks.
+fn decrypt_each(
+    key: &mut RsaPrivateKey,
+    public_key: &RsaPublicKey,
+    how: CrtHalves,
+    messages: &[Vec<u8>],
+    label: &str,
+) -> usize {
+    key.set_crt_halves(how);
+    for m in messages {
+        let c = public_key.encrypt_raw(m).expect("encrypts");
+        let got = key.decrypt_raw(&c, &mut OsRng).expect("decrypts");
+        tainted(&got, label);
+        public(&got);
+        assert_eq!(&*got, m, "{label}: decrypt_raw, {how:?}");
+    }
+    messages.len()
+}
+
+/// A PKCS #1 v1.5 signature (SHA-256) by the marked key: tainted, then verified.
+fn sign_pkcs1v15_checked(key: &RsaPrivateKey, public_key: &RsaPublicKey, label: &str) {
+    let sig = key
+        .sign_pkcs1v15::<Sha256>(b"message", &mut OsRng)
+        .expect("signs");
+    tainted(&sig, label);
+    public(&sig);
+    public_key
+        .verify_pkcs1v15::<Sha256>(b"message", &sig)
+        .expect("verifies");
 }
 
 /// MGF1 with SHA-256 (RFC 8017 B.2.1), XORed into `out`: the harness builds OAEP blocks
@@ -550,44 +568,24 @@ fn multi_prime_case(label: &str) -> usize {
         RsaPrivateKey::from_multi_prime_components(&n, &e, &d, &refs).expect("a consistent key");
     let public_key = key.to_public_key();
     let size = key.size();
-    let mut messages = vec![vec![0u8; size], {
-        let mut one = vec![0u8; size];
-        one[size - 1] = 1;
-        one
-    }];
-    let mut nm1 = n.clone();
-    nm1[size - 1] -= 1;
-    messages.push(nm1);
-    for i in 0..2u8 {
-        let mut m: Vec<u8> = (0..size).map(|j| (j as u8) ^ (i * 91)).collect();
-        m[0] = 0;
-        messages.push(m);
-    }
+    let messages = edge_messages(
+        &n,
+        (0..2u8).map(|i| {
+            let mut m: Vec<u8> = (0..size).map(|j| (j as u8) ^ (i * 91)).collect();
+            m[0] = 0;
+            m
+        }),
+    );
     let mut checks = 0;
     for how in [
         CrtHalves::Lockstep,
         CrtHalves::OneByOne,
         CrtHalves::TwoThreads,
     ] {
-        key.set_crt_halves(how);
-        for m in &messages {
-            let c = public_key.encrypt_raw(m).expect("encrypts");
-            let got = key.decrypt_raw(&c, &mut OsRng).expect("decrypts");
-            tainted(&got, label);
-            public(&got);
-            assert_eq!(&*got, m, "{label}: three-prime decrypt_raw, {how:?}");
-            checks += 1;
-        }
+        checks += decrypt_each(&mut key, &public_key, how, &messages, label);
     }
     key.set_crt_halves(CrtHalves::Lockstep);
-    let sig = key
-        .sign_pkcs1v15::<Sha256>(b"message", &mut OsRng)
-        .expect("signs");
-    tainted(&sig, label);
-    public(&sig);
-    public_key
-        .verify_pkcs1v15::<Sha256>(b"message", &sig)
-        .expect("verifies");
+    sign_pkcs1v15_checked(&key, &public_key, label);
     let c = public_key
         .encrypt_oaep::<Sha256>(&mut OsRng, b"three primes", b"")
         .expect("encrypts");
