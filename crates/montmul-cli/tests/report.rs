@@ -360,6 +360,16 @@ fn table(data: &Value, id: &str) -> Value {
         .unwrap_or_else(|| panic!("table {id}"))
 }
 
+/// The row of table `t` whose first cell is `label`, if there is one.
+fn row_of(t: &Value, label: &str) -> Option<Value> {
+    t["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r[0] == label)
+        .cloned()
+}
+
 /// Whether a cell holds a positive measurement.
 fn positive(v: &Value) -> bool {
     v.as_f64().is_some_and(|x| x > 0.0)
@@ -372,7 +382,6 @@ fn public_key_and_thread_rows_are_measured() {
     let data = data();
     // Seed 001: RSA-2048 per kernel, GMP and OpenSSL on the same halves.
     let t = table(&data, "seed001-rsa2048-kernels");
-    let rows = t["rows"].as_array().unwrap();
     for label in [
         "montmul cios, w=32",
         "montmul cios, w=64",
@@ -381,21 +390,13 @@ fn public_key_and_thread_rows_are_measured() {
         "GMP 6.2 mpz_powm_sec",
         "OpenSSL BN_mod_exp_mont_consttime",
     ] {
-        let r = rows
-            .iter()
-            .find(|r| r[0] == label)
-            .unwrap_or_else(|| panic!("seed001 row {label}"));
+        let r = row_of(&t, label).unwrap_or_else(|| panic!("seed001 row {label}"));
         assert!(positive(&r[2]) && positive(&r[3]), "{label}: enc and dec");
     }
     // ...and the libraries' whole operations, montmul-pk and OpenSSL at least.
     let t = table(&data, "seed001-rsa2048-libraries");
     for who in ["montmul-pk", "openssl"] {
-        let r = t["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r[0] == who)
-            .unwrap_or_else(|| panic!("library {who}"));
+        let r = row_of(&t, who).unwrap_or_else(|| panic!("library {who}"));
         assert!(positive(&r[1]) && positive(&r[2]), "{who}");
     }
     // Seed 004: the four operations for each of the five algorithms at w = 32 and 64.
@@ -410,12 +411,7 @@ fn public_key_and_thread_rows_are_measured() {
         }
     }
     let t = table(&data, "seed004-pk-libraries");
-    let r = t["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r[0] == "montmul-pk")
-        .expect("montmul-pk's row");
+    let r = row_of(&t, "montmul-pk").expect("montmul-pk's row");
     assert!((1..5).all(|i| positive(&r[i])), "montmul-pk: {r}");
     // Seed 002: 1 and 2 threads at the seed's 256 bits and beyond.
     let t = table(&data, "seed002-threads");
@@ -532,18 +528,14 @@ fn simd_kernels_and_instruction_counts_are_shown() {
     ));
     // Seed 001: the 2-way SIMD kernels in the product table and the RSA rows.
     for k in ["two-way-sse2", "two-way-avx2"] {
-        let product = table(&data, "seed001-products")["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r[0] == format!("2-way SIMD: {k}, w=32"))
-            .cloned();
-        let rsa = table(&data, "seed001-rsa2048-kernels")["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r[0] == format!("montmul {k}, w=32"))
-            .cloned();
+        let product = row_of(
+            &table(&data, "seed001-products"),
+            &format!("2-way SIMD: {k}, w=32"),
+        );
+        let rsa = row_of(
+            &table(&data, "seed001-rsa2048-kernels"),
+            &format!("montmul {k}, w=32"),
+        );
         if cpu_runs(k) {
             let (p, r) = (product.expect(k), rsa.expect(k));
             assert!(positive(&p[1]) && positive(&p[2]), "{k}: {p}");
@@ -570,13 +562,7 @@ fn simd_kernels_and_instruction_counts_are_shown() {
         .collect();
     let at = |row: &str, col: &str| {
         let i = cols.iter().position(|c| *c == col).expect(col);
-        t["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r[0] == row)
-            .unwrap_or_else(|| panic!("row {row}"))[i]
-            .as_f64()
+        row_of(&t, row).unwrap_or_else(|| panic!("row {row}"))[i].as_f64()
     };
     for (row, c32, c64) in [
         ("short mul", 64.0, 32.0),
@@ -663,12 +649,7 @@ fn gmp63_column_where_built() {
         // Seed 001's RSA-2048 rows on the same CRT halves, and the sentence on them.
         let t = table(&data, "seed001-rsa2048-kernels");
         for label in ["GMP 6.3 mpz_powm_sec", "GMP 6.3 mpz_powm"] {
-            let r = t["rows"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|r| r[0] == label)
-                .unwrap_or_else(|| panic!("seed001 row {label}"));
+            let r = row_of(&t, label).unwrap_or_else(|| panic!("seed001 row {label}"));
             assert!((2..4).all(|i| positive(&r[i])), "{label}: {r}");
         }
         assert!(says(
@@ -730,17 +711,10 @@ fn gmp63_rows_absent_where_not_built() {
 #[test]
 fn openssl4_row_where_installed() {
     let data = data();
-    let row = |id: &str| {
-        table(&data, id)["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r[0] == "openssl-4.0")
-            .cloned()
-    };
+    let openssl4_row = |id: &str| row_of(&table(&data, id), "openssl-4.0");
     let (row, row001) = (
-        row("seed004-pk-libraries"),
-        row("seed001-rsa2048-libraries"),
+        openssl4_row("seed004-pk-libraries"),
+        openssl4_row("seed001-rsa2048-libraries"),
     );
     if openssl4_installed() {
         let r = row.expect("an openssl-4.0 row in seed 004");
