@@ -112,11 +112,13 @@ pub(super) fn doubled<const V: usize>(xv: &[__m512i; V]) -> ([__m512i; V], [__m5
 /// lane l stands for position 8 t + l + 1: one multiplicand serves both halves.
 ///
 /// Then the d reduction steps, q_i n at position i. Unlike [`mul`], the accumulator
-/// does not slide one lane a step: it is a window of W vectors over `tl` / `th`
-/// that moves one whole vector every 8 steps (block k covers positions 8 k ..
-/// 8 k + 8 W), so step 8 k + p multiplies n shifted up by p lanes, and the 8 phases
-/// are unrolled (every shift and lane index a constant): 2 W multiply-adds a step,
-/// no shift, no vector add, no branch but the public step count.
+/// does not slide one lane a step: it is a window of W vectors over `tl` / `th`, in
+/// place, that moves one whole vector every 8 steps (block k covers positions 8 k ..
+/// 8 k + 8 W), so step 8 k + p multiplies n shifted up by p lanes: 2 W multiply-adds
+/// a step, no shift, no vector add, no branch but the public step count. A block runs
+/// its 8 steps on the window's two low vectors first (the next q reads only those),
+/// then adds the same 8 q n to each vector above, so that a vector of the window is
+/// loaded and stored once a block, not once a step (it spills from about 15 vectors).
 ///
 /// The exact lane i (with its carries) is `r0`, in scalar, as in [`mul`]; lane i + 1
 /// is predicted two steps ahead: `ahead` is lane i + 2 read from the window at the
@@ -229,48 +231,23 @@ pub(super) unsafe fn sqr_lanes<const V: usize, const W: usize>(
         th[t] = _mm512_add_epi64(h0, h1);
     }
 
-    // `$body` for `$m` = 0 .. W in straight-line code (W is at most MAX_VECTORS + 1),
-    // so that the window stays in registers where it fits.
-    macro_rules! unrolled {
-        ($m:ident, $body:block) => {
-            unrolled!(@ $m, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
-                21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
-        };
-        (@ $m:ident, $body:block, $($i:literal)*) => {
-            $(if $i < W {
-                let $m: usize = $i;
-                $body
-            })*
-        };
-    }
-    // The reduction: acc and hac, the window of W vectors over tl and th.
-    let mut acc: [__m512i; W] = core::array::from_fn(|m| tl[m]);
-    let mut hac: [__m512i; W] = core::array::from_fn(|m| th[m]);
+    // The reduction, in place: block k's window is tl[k .. k + W], th[k .. k + W].
     let (n0, n1, n2) = (nd[0], nd[1], nd[2]);
     let k0s = k0 << 12;
     // The exact lane 0 (x_0^2's low half) and lane 1.
-    let mut r0 = lane!(acc[0], 0);
-    let mut ahead = lane!(acc[0], 1) + lane!(hac[0], 0);
+    let mut r0 = lane!(tl[0], 0);
+    let mut ahead = lane!(tl[0], 1) + lane!(th[0], 0);
     for k in 0..V {
-        if k > 0 {
-            // The window moves up one vector: digit positions below 8 k are done
-            // (their values went into r0), vector k + V of the square enters.
-            unrolled!(m, {
-                if m < V {
-                    acc[m] = acc[m + 1];
-                    hac[m] = hac[m + 1];
-                }
-            });
-            acc[V] = tl[k + V];
-            hac[V] = th[k + V];
-        }
+        let (mut a0, mut a1, mut h0v, mut h1v) = (tl[k], tl[k + 1], th[k], th[k + 1]);
+        // q_(8 k + p) as vectors; 0 for the steps from d up (the last block).
+        let mut qv = [zero; 8];
         macro_rules! step {
             ($p:literal) => {
                 if 8 * k + $p < d {
-                    // Lane i + 2 now, before this step's additions (hac's lane L
+                    // Lane i + 2 now, before this step's additions (th's lane L
                     // is lane L + 1).
-                    let x2 = lane!(acc[($p + 2) >> 3], ($p + 2) & 7)
-                        + lane!(hac[($p + 1) >> 3], ($p + 1) & 7);
+                    let x2 = lane!(if $p + 2 < 8 { a0 } else { a1 }, ($p + 2) & 7)
+                        + lane!(if $p + 1 < 8 { h0v } else { h1v }, ($p + 1) & 7);
                     let qs = r0.wrapping_mul(k0s);
                     let q = qs >> 12;
                     let c = (r0 >> 52) + (((r0 & DIGIT) + DIGIT) >> 52);
@@ -279,11 +256,11 @@ pub(super) unsafe fn sqr_lanes<const V: usize, const W: usize>(
                     // This step's additions to lane i + 1 and to lane i + 2.
                     r0 = (ahead + c) + (n1.wrapping_mul(qs) >> 12) + h0;
                     ahead = x2 + (n2.wrapping_mul(qs) >> 12) + h1;
-                    let qv = _mm512_set1_epi64(q as i64);
-                    unrolled!(m, {
-                        acc[m] = _mm512_madd52lo_epu64(acc[m], nsh[$p][m], qv);
-                        hac[m] = _mm512_madd52hi_epu64(hac[m], nsh[$p][m], qv);
-                    });
+                    qv[$p] = _mm512_set1_epi64(q as i64);
+                    a0 = _mm512_madd52lo_epu64(a0, nsh[$p][0], qv[$p]);
+                    h0v = _mm512_madd52hi_epu64(h0v, nsh[$p][0], qv[$p]);
+                    a1 = _mm512_madd52lo_epu64(a1, nsh[$p][1], qv[$p]);
+                    h1v = _mm512_madd52hi_epu64(h1v, nsh[$p][1], qv[$p]);
                 }
             };
         }
@@ -295,6 +272,15 @@ pub(super) unsafe fn sqr_lanes<const V: usize, const W: usize>(
         step!(5);
         step!(6);
         step!(7);
+        (tl[k], tl[k + 1], th[k], th[k + 1]) = (a0, a1, h0v, h1v);
+        for m in 2..W {
+            let (mut l, mut h) = (tl[k + m], th[k + m]);
+            for (p, &q) in qv.iter().enumerate() {
+                l = _mm512_madd52lo_epu64(l, nsh[p][m], q);
+                h = _mm512_madd52hi_epu64(h, nsh[p][m], q);
+            }
+            (tl[k + m], th[k + m]) = (l, h);
+        }
     }
     // The window is at block V - 1: digit position d + t is window lane
     // R = d + t - 8 (V - 1), R >= 1; lane d itself is r0.
@@ -302,8 +288,8 @@ pub(super) unsafe fn sqr_lanes<const V: usize, const W: usize>(
     for m in 0..W {
         // SAFETY: la[m] and lh[m] are 8 words; storeu has no alignment requirement.
         unsafe {
-            _mm512_storeu_si512(la[m].as_mut_ptr().cast(), acc[m]);
-            _mm512_storeu_si512(lh[m].as_mut_ptr().cast(), hac[m]);
+            _mm512_storeu_si512(la[m].as_mut_ptr().cast(), tl[V - 1 + m]);
+            _mm512_storeu_si512(lh[m].as_mut_ptr().cast(), th[V - 1 + m]);
         }
     }
     let (la, lh) = (la.as_flattened(), lh.as_flattened());
