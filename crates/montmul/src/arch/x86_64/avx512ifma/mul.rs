@@ -181,7 +181,11 @@ pub(super) fn mul_vectors<const V: usize>(
             };
             let mut here = low_halves(acc[0], 0);
             for v in 0..V {
-                let next = if v + 1 < V { low_halves(acc[v + 1], v + 1) } else { zero };
+                let next = if v + 1 < V {
+                    low_halves(acc[v + 1], v + 1)
+                } else {
+                    zero
+                };
                 let hi = _mm512_madd52hi_epu64(zero, av[v], bv);
                 let hi = _mm512_madd52hi_epu64(hi, nv[v], qv);
                 acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, here), hi);

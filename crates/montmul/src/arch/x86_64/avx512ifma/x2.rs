@@ -130,8 +130,10 @@ impl<const V: usize> Half<V> {
     }
 
     /// One word-serial step with b's digit `bi`: the step of
-    /// [`super::mul::mul_vectors`], statement for statement (see there and the
-    /// module doc of [`super`] for the bounds).
+    /// [`super::mul::mul_vectors`] (see there and the module doc of [`super`] for the
+    /// bounds), its sums first formed for every vector and then added after the shift,
+    /// in two passes (at most [`X2_MAX_VECTORS`] vectors here, where the compiler
+    /// unrolls both).
     #[target_feature(enable = "avx512f,avx512ifma")]
     #[inline]
     fn step(&mut self, bi: u64) {
