@@ -17,11 +17,28 @@
 //! `MONTMUL_PK_CT_VALGRIND_BIN` names the binary (default: the workspace's
 //! `target/release/examples/ct_valgrind_rsa`), `MONTMUL_VALGRIND` the valgrind to run.
 //! Without either the test prints a `SKIPPED` line and passes, unless
-//! `MONTMUL_CT_VALGRIND_REQUIRED` is set (as CI does for montmul's own harness).
+//! `MONTMUL_CT_VALGRIND_REQUIRED` is set (as CI does for montmul's own harness). A binary
+//! older than a Rust source it is built from (montmul's, montmul-pk's and
+//! montmul-testkit's `src/`, the example; not the keys it includes from `tests/data/`)
+//! fails the test with the build command: it would check the code as it was.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::SystemTime;
+
+/// The command that builds the harness.
+const BUILD: &str =
+    "cargo build --release -p montmul-pk --features ct-valgrind --example ct_valgrind_rsa";
+
+/// The sources the harness is built from, relative to this crate: a change to any of them
+/// makes the binary stale.
+const SOURCES: [&str; 4] = [
+    "../montmul/src",
+    "src",
+    "examples/ct_valgrind_rsa.rs",
+    "../montmul-testkit/src",
+];
 
 fn harness() -> PathBuf {
     if let Some(path) = std::env::var_os("MONTMUL_PK_CT_VALGRIND_BIN") {
@@ -43,6 +60,30 @@ fn cannot_run(why: &str) {
     );
 }
 
+/// The most recently modified `.rs` file under `paths` (files or directories, relative to
+/// this crate), with its modification time.
+fn newest_source(paths: &[&str]) -> Option<(SystemTime, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut todo: Vec<PathBuf> = paths.iter().map(|p| root.join(p)).collect();
+    let mut newest: Option<(SystemTime, PathBuf)> = None;
+    while let Some(path) = todo.pop() {
+        if path.is_dir() {
+            let entries =
+                std::fs::read_dir(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+            todo.extend(entries.map(|e| e.expect("a directory entry").path()));
+        } else if path.extension().is_some_and(|x| x == "rs") {
+            let modified = path
+                .metadata()
+                .and_then(|m| m.modified())
+                .unwrap_or_else(|e| panic!("modification time of {}: {e}", path.display()));
+            if newest.as_ref().is_none_or(|(t, _)| modified > *t) {
+                newest = Some((modified, path));
+            }
+        }
+    }
+    newest
+}
+
 #[test]
 fn rsa_secrets_decide_no_branch_and_no_address() {
     let valgrind = std::env::var_os("MONTMUL_VALGRIND").unwrap_or_else(|| "valgrind".into());
@@ -55,11 +96,20 @@ fn rsa_secrets_decide_no_branch_and_no_address() {
     };
     let bin = harness();
     if !bin.is_file() {
-        return cannot_run(&format!(
-            "{} is not built (cargo build --release -p montmul-pk --features ct-valgrind \
-             --example ct_valgrind_rsa)",
-            bin.display()
-        ));
+        return cannot_run(&format!("{} is not built ({BUILD})", bin.display()));
+    }
+    let built = bin
+        .metadata()
+        .and_then(|m| m.modified())
+        .unwrap_or_else(|e| panic!("modification time of {}: {e}", bin.display()));
+    if let Some((changed, file)) = newest_source(&SOURCES) {
+        assert!(
+            changed <= built,
+            "{} is older than {}, so it would check the code as it was: rebuild it with\n\n    \
+             {BUILD}\n\nand run the test again",
+            bin.display(),
+            file.display()
+        );
     }
     let out = Command::new(&valgrind)
         .args([

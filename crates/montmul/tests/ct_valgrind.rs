@@ -14,10 +14,21 @@
 //! `target/release/examples/ct_valgrind`), `MONTMUL_VALGRIND` the valgrind to run
 //! (default: `valgrind` on the path). Without either the test prints a `SKIPPED` line
 //! and passes, unless `MONTMUL_CT_VALGRIND_REQUIRED` is set (as CI does): then it fails.
+//! A binary older than a Rust source it is built from (`src/`, the example's files,
+//! montmul-testkit's `src/`) fails the test with the build command: it would check the
+//! code as it was.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::SystemTime;
+
+/// The command that builds the harness.
+const BUILD: &str = "cargo build --release -p montmul --features ct-valgrind --example ct_valgrind";
+
+/// The sources the harness is built from, relative to this crate: a change to any of them
+/// makes the binary stale.
+const SOURCES: [&str; 3] = ["src", "examples/ct_valgrind", "../montmul-testkit/src"];
 
 /// The harness binary: `MONTMUL_CT_VALGRIND_BIN`, or the release example of this
 /// workspace (honouring `CARGO_TARGET_DIR`).
@@ -43,6 +54,30 @@ fn cannot_run(why: &str) {
     );
 }
 
+/// The most recently modified `.rs` file under `paths` (files or directories, relative to
+/// this crate), with its modification time.
+fn newest_source(paths: &[&str]) -> Option<(SystemTime, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut todo: Vec<PathBuf> = paths.iter().map(|p| root.join(p)).collect();
+    let mut newest: Option<(SystemTime, PathBuf)> = None;
+    while let Some(path) = todo.pop() {
+        if path.is_dir() {
+            let entries =
+                std::fs::read_dir(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+            todo.extend(entries.map(|e| e.expect("a directory entry").path()));
+        } else if path.extension().is_some_and(|x| x == "rs") {
+            let modified = path
+                .metadata()
+                .and_then(|m| m.modified())
+                .unwrap_or_else(|e| panic!("modification time of {}: {e}", path.display()));
+            if newest.as_ref().is_none_or(|(t, _)| modified > *t) {
+                newest = Some((modified, path));
+            }
+        }
+    }
+    newest
+}
+
 #[test]
 fn secrets_decide_no_branch_and_no_address() {
     let valgrind = std::env::var_os("MONTMUL_VALGRIND").unwrap_or_else(|| "valgrind".into());
@@ -52,11 +87,20 @@ fn secrets_decide_no_branch_and_no_address() {
     };
     let bin = harness();
     if !bin.is_file() {
-        return cannot_run(&format!(
-            "{} is not built (cargo build --release -p montmul --features ct-valgrind \
-             --example ct_valgrind)",
-            bin.display()
-        ));
+        return cannot_run(&format!("{} is not built ({BUILD})", bin.display()));
+    }
+    let built = bin
+        .metadata()
+        .and_then(|m| m.modified())
+        .unwrap_or_else(|e| panic!("modification time of {}: {e}", bin.display()));
+    if let Some((changed, file)) = newest_source(&SOURCES) {
+        assert!(
+            changed <= built,
+            "{} is older than {}, so it would check the code as it was: rebuild it with\n\n    \
+             {BUILD}\n\nand run the test again",
+            bin.display(),
+            file.display()
+        );
     }
     let out = Command::new(&valgrind)
         .args([

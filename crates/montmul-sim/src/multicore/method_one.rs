@@ -55,7 +55,7 @@
 //! with write-back ([`Config::write_back`]) the core also stores it. Its top word is 0
 //! (the result is below M): it is not made, and the data memory already holds it.
 
-use super::program::{Operands, Program};
+use super::code::{Operands, Program};
 use super::Config;
 use crate::SimError;
 

@@ -5,8 +5,9 @@
 //! flag, the seven instructions of [`isa`] and a 4-stage pipeline; all cores share one
 //! single-port data memory. [`program`] generates the code of FIOS (Alg. 1) for one
 //! core and for method-II, [`method_one`] for method-I (the two schedules of sec. 4),
-//! `schedule` packs it into bundles, and the machine runs it on real operands, counting
-//! cycles, loads and stores.
+//! both from the words of [`code::Operands`] to a [`code::Program`], with the registers
+//! of [`registers`] named alike; `schedule` packs it into bundles, and the machine runs
+//! it on real operands, counting cycles, loads and stores.
 //!
 //! The seed leaves the code itself open; what this model assumes is stated where it is
 //! decided: the pipeline timing in [`machine`], the packing in `schedule`, the
@@ -26,11 +27,13 @@
 //!   leaves it ("stored separately in four cores", sec. 4);
 //!   [`Config::write_back`] adds the stores of the result to the data memory.
 
+pub mod code;
 mod emit;
 pub mod isa;
 pub mod machine;
 pub mod method_one;
 pub mod program;
+pub mod registers;
 mod schedule;
 
 use montmul_testkit::num_bigint::BigUint;
@@ -245,8 +248,8 @@ impl OperandWords {
         }
     }
 
-    fn operands(&self) -> program::Operands<'_> {
-        program::Operands {
+    fn operands(&self) -> code::Operands<'_> {
+        code::Operands {
             x: &self.x,
             y: &self.y,
             m: &self.m,

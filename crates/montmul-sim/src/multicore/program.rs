@@ -41,8 +41,10 @@
 //! of its own, where the s + 1 words of the result stay (and, with write-back, are
 //! stored).
 
+use super::code::{Operands, Program};
 use super::emit::Emit;
 use super::isa::{Addr, Instr, Reg, Traffic};
+use super::registers::{MP, SCRATCH_REGISTERS, T, Y, ZERO};
 use super::{method_one, Config, Method};
 use crate::SimError;
 
@@ -52,18 +54,9 @@ mod residency;
 mod sliced;
 
 use iteration::Blocks;
-pub use residency::Residency;
 
-/// Named registers of the datapath in every core, beside the S_rf registers that hold
-/// words of X and M and the blocks for the accumulator and the rows (the seed's S_rf
-/// counts only words of X, M and Z).
-pub const SCRATCH_REGISTERS: usize = 24;
-
-// The scratch registers. `Mul` writes a pair (r, r + 1).
-pub(super) const ZERO: Reg = 0;
-pub(super) const MP: Reg = 1;
-pub(super) const Y: Reg = 2;
-pub(super) const T: Reg = 3; // and 4: the high word of (Z_0 + X_0 Y_i) M', unused
+// The scratch registers of this generator, after those of `super::registers`. `Mul`
+// writes a pair (r, r + 1).
 const L1: Reg = 5;
 const L2: Reg = 7;
 const S: Reg = 9;
@@ -107,47 +100,6 @@ enum Dst {
     Drop,
     Reg(Reg),
     Mem(Addr, Traffic),
-}
-
-/// A generated program: one instruction stream per core, the initial data memory, and
-/// where the words of the result will be.
-#[derive(Clone, Debug)]
-pub struct Program {
-    /// One instruction stream per core.
-    pub cores: Vec<Vec<Instr>>,
-    /// The data memory before the run.
-    pub memory: Vec<u64>,
-    /// The registers that hold the result's words when the program ends, lowest word
-    /// first: (core, register) (s or s + 1 words; a top word, when there is one, is 0).
-    pub result_regs: Vec<(usize, Reg)>,
-    /// With write-back ([`Config::write_back`]): the address of the result in the data
-    /// memory (s + 1 words, the top one zero).
-    pub result: Option<Addr>,
-    /// Registers per core (single core and method-II: [`SCRATCH_REGISTERS`] + S_rf +
-    /// 4 (s + 1), the accumulator, the two rows of products and the result).
-    pub registers: usize,
-    /// Per core and instruction, whether it belongs to the loop (seed 002's counts) or
-    /// to the epilogue (the final carries and conditional subtraction).
-    pub in_loop: Vec<Vec<bool>>,
-    /// Per core and instruction, how urgent it is for the packer (lower first; empty:
-    /// all alike, the cores take turns).
-    pub urgency: Vec<Vec<u32>>,
-}
-
-/// The words of the operands, as the generator needs them (little-endian, s words).
-pub struct Operands<'a> {
-    /// X.
-    pub x: &'a [u64],
-    /// Y.
-    pub y: &'a [u64],
-    /// M.
-    pub m: &'a [u64],
-    /// M' = -M^-1 mod 2^w.
-    pub m_prime: u64,
-    /// 2^(w(s+1)) - M, s + 1 words.
-    pub neg_m: &'a [u64],
-    /// Whether Z can reach R (n = w s), so that its extra top bit must travel.
-    pub top_bit: bool,
 }
 
 /// Generates the program of `config` for these operands (method-I with its carry chains

@@ -12,7 +12,7 @@
 
 use montmul::encoding::{be_bytes_to_limbs, limbs_to_be_bytes_vartime};
 use montmul::lab::{self, Counts};
-use montmul::{Limb, Reduction};
+use montmul::{Limb, Modulus, Reduction};
 use montmul_peers::gmp::Exp;
 use montmul_peers::gmp63::{self, Gmp63Error};
 use montmul_peers::pk::PkOp;
@@ -486,9 +486,9 @@ fn findings(
                     )
                 });
         s.findings.push(format!(
-            "On the same CRT halves, the fastest montmul kernel is {}; GMP's and OpenSSL's exponentiations take, \
+            "On the same CRT halves, montmul's fastest kernel here is {}; GMP's and OpenSSL's exponentiations take, \
              relative to it: {}. In the seed, GMP's decryption took, relative to the 2-way code: {}{here_gmp}.{vs_seed}",
-            label(bi),
+            kernel_phrase(&ariths[bi].1, default_pick()),
             parts.join(", "),
             seed_gmp.join(", "),
         ));
@@ -537,12 +537,36 @@ fn gmp63_finding(
     s.findings.push(format!(
         "GMP 6.3 built for this CPU against the system's generic GMP 6.2 on the same halves: GMP 6.2's \
          mpz_powm_sec takes {sec_d:.2}x GMP 6.3's time for RSA-{BITS} decryption{plain} and {sec_e:.2}x for \
-         encryption. GMP 6.3's mpz_powm_sec decryption takes {:.2}x the time of montmul's fastest kernel here \
-         ({}): montmul {} the best GMP build on this CPU at constant time.",
+         encryption. GMP 6.3's mpz_powm_sec decryption takes {:.2}x the time of montmul's fastest kernel here, \
+         {}: montmul {} the best GMP build on this CPU at constant time.",
         g63_d / bv,
-        ariths[bi].1.label(),
+        kernel_phrase(&ariths[bi].1, None),
         if g63_d > bv { "beats" } else { "does not beat" },
     ));
+}
+
+/// How the findings name montmul's kernel `a`, one of montmul's rows of the RSA table: a
+/// named kernel by its name and word size (`` `cios` (w=64) ``), the default kernel as
+/// montmul's `auto` with, where `picks` names it, the kernel `auto` picks for the CRT
+/// halves (a peer, which is no kernel of montmul's, by its label).
+fn kernel_phrase(a: &Arith, picks: Option<&str>) -> String {
+    match a {
+        Arith::Kernel { name, word } => format!("`{name}` (w={word})"),
+        Arith::Default => match picks {
+            Some(k) => format!("its default, `auto` (w=64), which picks `{k}` at this size"),
+            None => "its default, `auto` (w=64)".into(),
+        },
+        _ => a.label(),
+    }
+}
+
+/// The kernel montmul's default (`auto`, as `Modulus::new` picks it, the row
+/// [`Arith::Default`]) runs for RSA-[`BITS`]'s CRT halves on this CPU: the choice depends
+/// on the limb count, so any odd modulus of BITS / 2 bits shows it; `None` if that
+/// modulus is refused.
+fn default_pick() -> Option<&'static str> {
+    let half = be_bytes_to_limbs::<u64>(&[0xff; BITS as usize / 16]);
+    Modulus::new(&half).ok().map(|m| m.engine().info().name)
 }
 
 /// The seed's n for its instruction-count table: 2048 bits in 32-bit words.
@@ -762,4 +786,37 @@ fn instruction_counts(ctx: &Ctx<'_>, s: &mut Section) -> Result<(), CliError> {
         parts.join("; ")
     ));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kernel the RSA table can name as montmul's fastest reads as a name and a
+    /// word size, and the default as `auto` with its pick: never the table's label
+    /// ("montmul default kernel, w=64") after "montmul's fastest kernel here is".
+    #[test]
+    fn the_fastest_kernel_reads_well() {
+        let named = ["cios", "two-way"].into_iter().chain(SIMD_TWO_WAY);
+        for (name, word) in named.flat_map(|n| [(n, 32), (n, 64)]) {
+            let phrase = kernel_phrase(&Arith::Kernel { name, word }, None);
+            assert_eq!(phrase, format!("`{name}` (w={word})"));
+        }
+        assert_eq!(
+            kernel_phrase(&Arith::Default, Some("mulx-cios")),
+            "its default, `auto` (w=64), which picks `mulx-cios` at this size"
+        );
+        assert_eq!(
+            kernel_phrase(&Arith::Default, None),
+            "its default, `auto` (w=64)"
+        );
+    }
+
+    /// `auto` resolves to a kernel of its own for the CRT halves, not to itself.
+    #[test]
+    fn the_default_pick_is_a_named_kernel() {
+        let pick = default_pick().expect("a 1024-bit odd modulus is accepted");
+        assert_ne!(pick, "auto");
+        assert!(lab::by_name::<u64>(pick).is_ok(), "{pick}");
+    }
 }

@@ -4,7 +4,7 @@
 use super::registers::{CARRY, FLAG, NEG};
 use crate::multicore::emit::Emit;
 use crate::multicore::isa::{Instr, Reg};
-use crate::multicore::program::ZERO;
+use crate::multicore::registers::ZERO;
 
 /// The instruction streams being built, with each instruction's loop/epilogue mark.
 pub(super) struct Code {

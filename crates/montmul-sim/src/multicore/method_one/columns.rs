@@ -3,9 +3,10 @@
 use super::code::Code;
 use super::registers::{Regs, EOUT, JUNK, ONES, SEL};
 use super::setup::Setup;
+use crate::multicore::code::{Operands, Program};
 use crate::multicore::emit::Emit;
 use crate::multicore::isa::{Addr, Reg, Traffic};
-use crate::multicore::program::{Operands, Program, MP, T, Y, ZERO};
+use crate::multicore::registers::{MP, T, Y, ZERO};
 use crate::multicore::Config;
 use crate::SimError;
 

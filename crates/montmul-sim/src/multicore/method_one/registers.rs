@@ -3,10 +3,10 @@
 //! register blocks after the S_rf registers, with the row words' places in them.
 
 use crate::multicore::isa::{Instr, Reg};
-use crate::multicore::program::{SCRATCH_REGISTERS, ZERO};
+use crate::multicore::registers::{SCRATCH_REGISTERS, ZERO};
 
-// Named datapath registers (outside S_rf): ZERO, MP, Y and T as in `program`, then
-// method-I's own.
+// Named datapath registers (outside S_rf): ZERO, MP, Y and T of `multicore::registers`,
+// then method-I's own.
 pub(super) const ONES: Reg = 5; // and 6, the high half of M_0 M' (unused)
 pub(super) const JUNK: Reg = 7;
 pub(super) const FLAG: Reg = 8;

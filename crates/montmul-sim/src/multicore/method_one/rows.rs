@@ -7,9 +7,10 @@ use super::code::Code;
 use super::registers::{Regs, CHAIN_D, CHAIN_U, CHAIN_W, CTOP, EKEEP, EOUT, JUNK, ONES, SEL};
 use super::setup::Setup;
 use super::split;
+use crate::multicore::code::{Operands, Program};
 use crate::multicore::emit::Emit;
 use crate::multicore::isa::{Addr, Instr, Reg, Traffic};
-use crate::multicore::program::{Operands, Program, MP, T, Y, ZERO};
+use crate::multicore::registers::{MP, T, Y, ZERO};
 use crate::multicore::Config;
 use crate::SimError;
 

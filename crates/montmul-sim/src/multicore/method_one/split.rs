@@ -44,7 +44,7 @@ use super::registers::{Regs, CARRY, CHAIN_D, CTOP, EKEEP, EOUT, JUNK, ONES, SEL}
 use super::setup::Setup;
 use super::subtraction::{differences, select};
 use crate::multicore::emit::Emit;
-use crate::multicore::program::{MP, T, Y, ZERO};
+use crate::multicore::registers::{MP, T, Y, ZERO};
 
 /// The boundary word and bit from the part below.
 const BW: Reg = CARRY[0];

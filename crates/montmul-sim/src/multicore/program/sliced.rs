@@ -3,10 +3,11 @@
 
 use super::epilogue::Part;
 use super::iteration::{Blocks, Iteration};
-use super::residency::{Placement, Residency};
+use super::residency::Placement;
 use super::{Builder, Dst, Layout, Src, EHI, MP};
 use crate::multicore::emit::Emit;
 use crate::multicore::isa::{Addr, Reg, Traffic};
+use crate::multicore::registers::Residency;
 use crate::multicore::Config;
 use crate::SimError;
 
