@@ -61,7 +61,7 @@ impl fmt::Display for Error {
             Error::PrimeCount { primes, bits, max } => {
                 write!(
                     f,
-                    "prime count {primes} is outside 2..={max} for a {bits}-bit key"
+                    "prime count {primes} is outside 2..={max} for {bits}-bit keys"
                 )
             }
             Error::MessageTooLong => f.write_str("message too long for this key and padding"),

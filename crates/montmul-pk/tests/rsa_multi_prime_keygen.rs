@@ -331,7 +331,7 @@ fn prime_counts_outside_the_cap_are_refused() {
             max: 3
         }
         .to_string(),
-        "prime count 4 is outside 2..=3 for a 2048-bit key"
+        "prime count 4 is outside 2..=3 for 2048-bit keys"
     );
     // The size is checked first, then the count, then e.
     assert!(matches!(
