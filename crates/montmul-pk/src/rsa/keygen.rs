@@ -256,9 +256,9 @@ pub(crate) fn inv_public_mod_secret(e_be: &[u8], m: &[u64]) -> Option<Limbs> {
 }
 
 /// Carmichael's `lambda(n) = lcm(r_1 - 1, ..., r_u - 1)` of the primes `r_i` (at least
-/// one, each at least 3), folded one prime at a time: `l = l ((r - 1) / gcd(l, r - 1))`. The result
-/// has as many limbs as all the primes together (lengths are public). Constant-time in
-/// the primes.
+/// one, each at least 3), folded one prime at a time: `l = l ((r - 1) / gcd(l, r - 1))`.
+/// The result has as many limbs as all the primes together (lengths are public).
+/// Constant-time in the primes.
 pub(crate) fn lambda(primes: &[&[u64]]) -> Limbs {
     let mut l = minus_one(primes[0]);
     for r in &primes[1..] {
@@ -283,9 +283,9 @@ pub(crate) fn private_exponent(e_be: &[u8], primes: &[&[u64]], n_len: usize) -> 
 /// The most primes [`RsaPrivateKey::generate_multi_prime`] puts in a key of `bits` bits:
 /// OpenSSL's cap (`ossl_rsa_multip_cap`, `crypto/rsa/rsa_mp.c`), 2 below 1024 bits, 3
 /// below 4096, 4 below 8192 and 5 from 8192, which keeps each prime at 1024 bits or
-/// more from 3072-bit keys up (a prime of a quarter or a fifth of a smaller modulus
-/// falls to the elliptic-curve method long before the modulus falls to the number field
-/// sieve).
+/// more from 3072-bit keys up. The reason for a cap: the more primes, the smaller each,
+/// and the elliptic-curve method's work grows with the size of the factor it finds, not
+/// with that of n.
 pub fn max_generated_primes(bits: usize) -> usize {
     match bits {
         0..=1023 => 2,
@@ -297,8 +297,8 @@ pub fn max_generated_primes(bits: usize) -> usize {
 
 /// The least 16-bit `c` with `c^u >= 9 2^(16u - 4)`, for `2 <= u <= 5`: a key of `u`
 /// primes draws each prime of `b` bits at least `c 2^(b - 16)`, so that n has exactly
-/// the bits asked for and begins with 0x9 or more (see [`RsaPrivateKey::generate_multi_prime`]).
-/// For two primes it is 0xc000: the top two bits that [`random_prime`] sets anyway.
+/// the bits asked for and begins with 0x9 or more (see
+/// [`RsaPrivateKey::generate_multi_prime`]). For two primes it is 0xc000: the top two bits that [`random_prime`] sets anyway.
 fn top_bits_floor(u: usize) -> u64 {
     // c^u < 2^80 and 9 2^(16u - 4) < 2^80 for u <= 5: no overflow in u128.
     let target = 9u128 << (16 * u - 4);
@@ -342,18 +342,19 @@ impl RsaPrivateKey {
     /// [`Self::generate_with_exponent`].
     ///
     /// As OpenSSL's `rsa_multiprime_keygen` does, the bits are split evenly: with
-    /// `bits = u q + m` (`0 <= m < u`), the first `m` primes have `q + 1` bits and the
-    /// others `q`. Each prime of `b` bits is at least `c 2^(b - 16)`, where `c` is the
+    /// `bits = u s + m` (`0 <= m < u`), the first `m` primes have `s + 1` bits and the
+    /// others `s`. Each prime of `b` bits is at least `c 2^(b - 16)`, where `c` is the
     /// least integer with `c^u >= 9 2^(16u - 4)` (0xc000 for two primes, 0xd353 for
     /// three; a candidate below is drawn again before its primality test), so that
     /// `n >= c^u 2^(bits - 16u) >= 9 2^(bits - 4)` while `n < 2^bits`: n has exactly
     /// `bits` bits and begins with 0x9 or more, as OpenSSL requires of its multi-prime
-    /// moduli and as every two-prime modulus does, so that n's top bits do not tell how
-    /// many primes it has. Every two primes are at least `2^(q - 100)` apart (FIPS 186-5's
-    /// `|p - q|` rule, for every pair; so they are distinct), `gcd(e, r_i - 1) = 1` for
-    /// each, p > q (the first two), `d = e^-1 mod lcm(r_i - 1)` is drawn again unless
-    /// above `2^(bits/2)`, and the key is built by [`Self::from_multi_prime_components`],
-    /// with the checks of a key read from a file.
+    /// moduli and as every two-prime modulus does (a modulus beginning with 0x8 would
+    /// give a multi-prime key away: OpenSSL's reason). Every two primes are more than
+    /// `2^(s - 100)` apart (FIPS 186-5's `|p - q|` rule, for every pair; so they are
+    /// distinct), `gcd(e, r_i - 1) = 1` for each, p > q (the first two), a key whose
+    /// `d = e^-1 mod lcm(r_i - 1)` is not above `2^(bits/2)` is drawn again, and the key
+    /// is built by [`Self::from_multi_prime_components`], with the checks of a key read
+    /// from a file.
     ///
     /// Constant-time in the primes kept, as [`Self::generate_with_exponent`]: each
     /// verdict branched on (a candidate below its floor, too close to an earlier prime,
