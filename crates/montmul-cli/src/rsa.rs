@@ -9,7 +9,9 @@
 //! every error is one `error: ...` line and exit status 2. `encrypt`/`decrypt` take
 //! `pkeyutl`'s defaults: PKCS #1 v1.5, whose decryption rejects a bad padding implicitly
 //! (a synthetic message, as OpenSSL 3.2+), or with `--oaep` OAEP with SHA-1 for the label
-//! and MGF1 unless `--hash` says otherwise.
+//! and MGF1 unless `--hash` says otherwise. `keygen --primes N` makes a multi-prime key
+//! (RFC 8017 3.2) as `openssl genpkey -pkeyopt rsa_keygen_primes:N` does, up to OpenSSL's
+//! cap for the size.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -36,7 +38,8 @@ pub struct Args {
 
 #[derive(clap::Subcommand)]
 enum RsaCommand {
-    /// Generate a private key (PKCS #8 PEM, as `openssl genpkey` writes).
+    /// Generate a private key (PKCS #8 PEM, as `openssl genpkey` writes), of two primes
+    /// or, with --primes, more.
     Keygen(KeygenArgs),
     /// Write the public key of a private key (SubjectPublicKeyInfo PEM).
     Pub(PubArgs),
@@ -66,6 +69,11 @@ struct KeygenArgs {
     /// Public exponent (decimal, or hex with 0x), odd, at least 3.
     #[arg(long, default_value = "65537")]
     e: String,
+    /// Number of primes (a multi-prime key, RFC 8017; `openssl genpkey -pkeyopt
+    /// rsa_keygen_primes:N`): 2 to OpenSSL's cap, 3 below 4096 bits, 4 below 8192, 5 at
+    /// 8192.
+    #[arg(long, default_value_t = 2)]
+    primes: usize,
     /// Where to write the key (default: standard output, PEM only).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -266,7 +274,8 @@ fn keygen(args: KeygenArgs) -> Result<(), CliError> {
     let e = parse_exponent(&args.e)?;
     // The destination is checked before the work.
     let file = args.out.as_deref().map(AtomicFile::create).transpose()?;
-    let key = RsaPrivateKey::generate_with_exponent(args.bits, &e, &mut OsRng).map_err(lib)?;
+    let key =
+        RsaPrivateKey::generate_multi_prime(args.bits, args.primes, &e, &mut OsRng).map_err(lib)?;
     let bytes = if args.der {
         key.to_pkcs8_der().map_err(lib)?
     } else {

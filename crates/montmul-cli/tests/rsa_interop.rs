@@ -257,3 +257,98 @@ fn a_private_key_file_is_readable_by_its_owner_only() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn keygen_primes_makes_multi_prime_keys_and_refuses_counts_past_the_cap() {
+    let dir = Dir::new();
+    let openssl_here = have_openssl("keygen --primes (OpenSSL's check of the keys)");
+    for (bits, primes, der) in [
+        ("2048", "3", false),
+        ("4096", "4", false),
+        ("2048", "2", false),
+        ("3072", "3", true),
+    ] {
+        let what = format!("--bits {bits} --primes {primes} der={der}");
+        let key = dir.at(&format!("key-{bits}-{primes}"));
+        let mut args = vec!["rsa", "keygen", "--bits", bits, "--primes", primes];
+        args.extend(["--out", &key]);
+        if der {
+            args.push("--der");
+        }
+        let out = montmul_output(&args);
+        assert!(out.status.success(), "{what}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{what}");
+        // Read by the library, and by OpenSSL, which counts the primes itself.
+        let read = montmul_pk::rsa::RsaPrivateKey::from_any(&std::fs::read(&key).expect("key"))
+            .expect("montmul reads the key");
+        assert_eq!(read.prime_count().to_string(), primes, "{what}");
+        assert_eq!(read.bits().to_string(), bits, "{what}");
+        // The key signs through the CLI, and `montmul rsa verify` accepts its signature.
+        let (public, sig) = (dir.at("pub.pem"), dir.at("sig"));
+        ok(&["rsa", "pub", "--key", &key, "--out", &public]);
+        ok(&["rsa", "sign", "--key", &key, "--in", &key, "--out", &sig]);
+        let verified = ok(&[
+            "rsa", "verify", "--pub", &public, "--in", &key, "--sig", &sig,
+        ]);
+        assert_eq!(verified.trim(), "Verified OK", "{what}");
+        if openssl_here {
+            let form = if der { "DER" } else { "PEM" };
+            let text = openssl_ok(&["pkey", "-inform", form, "-in", &key, "-noout", "-text"]);
+            let head = format!("Private-Key: ({bits} bit, {primes} primes)");
+            assert!(
+                String::from_utf8_lossy(&text).starts_with(&head),
+                "{what}: {}",
+                String::from_utf8_lossy(&text).lines().next().unwrap_or("")
+            );
+            let check = openssl_ok(&["pkey", "-inform", form, "-in", &key, "-check", "-noout"]);
+            assert!(
+                String::from_utf8_lossy(&check).contains("Key is valid"),
+                "{what}"
+            );
+            let out = openssl(&[
+                "dgst",
+                "-sha256",
+                "-verify",
+                &public,
+                "-signature",
+                &sig,
+                &key,
+            ]);
+            assert!(
+                stdout(&out).contains("Verified OK"),
+                "{what}: {}",
+                stderr(&out)
+            );
+        }
+    }
+    // Counts outside 2..=cap: one error line naming the limit, exit 2, no file written.
+    for (bits, primes, max) in [
+        ("2048", "1", 3),
+        ("2048", "0", 3),
+        ("2048", "4", 3),
+        ("4096", "5", 4),
+        ("8192", "6", 5),
+        ("8192", "17", 5),
+    ] {
+        let key = dir.at("refused.pem");
+        let args = [
+            "rsa", "keygen", "--bits", bits, "--primes", primes, "--out", &key,
+        ];
+        let (code, out, err) = montmul(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(
+            err,
+            format!("error: prime count {primes} is outside 2..={max} for {bits}-bit keys\n"),
+            "{args:?}"
+        );
+        assert!(out.is_empty(), "{args:?}");
+        assert!(!dir.path("refused.pem").exists(), "{args:?}");
+    }
+    // Not a number: clap's one line.
+    let (code, _, err) = montmul(&["rsa", "keygen", "--primes", "three"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error: ") && err.lines().count() == 1,
+        "{err}"
+    );
+}

@@ -41,10 +41,12 @@
 //! - RSA with a three-prime key (the committed RSA-2048 one OpenSSL made): d and the
 //!   three primes secret as above, [`RsaPrivateKey::from_multi_prime_components`],
 //!   `decrypt_raw` with each [`CrtHalves`] mode, PKCS #1 v1.5 signing, OAEP decryption.
-//! - RSA-2048 key generation ([`RsaPrivateKey::generate`]) with an RNG that marks every
+//! - RSA-2048 key generation, of two primes ([`RsaPrivateKey::generate`]) and of three
+//!   ([`RsaPrivateKey::generate_multi_prime`]), with an RNG that marks every
 //!   byte it gives secret, so that each candidate prime and each Miller-Rabin base is
-//!   secret from its draw: trial division, Miller-Rabin, the gcd(e, p - 1) and |p - q|
-//!   tests, d, dp, dq and qinv, the key's checks. A rejected candidate or key is public
+//!   secret from its draw: trial division, Miller-Rabin, the gcd(e, r - 1) test, each
+//!   prime's floor and the distance between every two, d and the CRT numbers (the third
+//!   prime's d_3 and t_3 too), the key's checks. A rejected candidate or key is public
 //!   by design: the library declassifies each verdict where it branches on it, and n
 //!   as the public key; no other branch may depend on a candidate. The key must decrypt
 //!   what its public key encrypts.
@@ -514,16 +516,25 @@ impl rand_core::RngCore for SecretRng {
 
 impl rand_core::CryptoRng for SecretRng {}
 
-/// RSA-2048 key generation with every random byte secret: the prime search (trial
-/// division, Miller-Rabin, the gcd(e, p - 1) and |p - q| tests), d and the CRT numbers,
-/// the key's checks. A rejected candidate or key is public by design (its verdict is
+/// RSA-2048 key generation with every random byte secret, of two primes
+/// ([`RsaPrivateKey::generate`]) or of three
+/// ([`RsaPrivateKey::generate_multi_prime`]): the prime search (trial division,
+/// Miller-Rabin, the gcd(e, r - 1) test, and for three primes each prime's floor), the
+/// distance between every two primes, d = e^-1 mod lcm(r_i - 1) and the CRT numbers, the
+/// key's checks. A rejected candidate or key is public by design (its verdict is
 /// declassified by the library); n is declassified as the public key. The key must
 /// decrypt what its public key encrypts, the result carrying the marks.
-fn keygen_case(label: &str) -> usize {
+fn keygen_case(label: &str, primes: usize) -> usize {
     let before = errors();
-    let key = RsaPrivateKey::generate(2048, &mut SecretRng).expect("generates");
+    let key = if primes == 2 {
+        RsaPrivateKey::generate(2048, &mut SecretRng)
+    } else {
+        RsaPrivateKey::generate_multi_prime(2048, primes, &[1, 0, 1], &mut SecretRng)
+    }
+    .expect("generates");
     let public_key = key.to_public_key();
     assert_eq!(public_key.bits(), 2048, "{label}: key size");
+    assert_eq!(key.prime_count(), primes, "{label}: number of primes");
     let mut checks = 1;
     let size = key.size();
     for i in 0..2u8 {
@@ -538,7 +549,12 @@ fn keygen_case(label: &str) -> usize {
         assert_eq!(&*got, &m[..], "{label}: the generated key");
         checks += 1;
     }
-    report(label, "RSA-2048 key generation", checks, before)
+    let case = if primes == 2 {
+        "RSA-2048 key generation".to_string()
+    } else {
+        format!("RSA-2048 {primes}-prime key generation")
+    };
+    report(label, &case, checks, before)
 }
 
 /// A three-prime key (the committed RSA-2048 one OpenSSL made) built from marked copies
@@ -607,7 +623,8 @@ fn multi_prime_case(label: &str) -> usize {
 fn round(pem: &str, label: &str) -> usize {
     rsa_round(pem, label)
         + multi_prime_case(label)
-        + keygen_case(label)
+        + keygen_case(label, 2)
+        + keygen_case(label, 3)
         + dsa_round(label)
         + dh_round(label)
 }
@@ -616,8 +633,8 @@ fn main() {
     if under_valgrind() {
         println!(
             "montmul-pk constant-time harness under valgrind: RSA d, p, q (two and three \
-             primes), key generation's random bytes, the OAEP and PKCS #1 v1.5 blocks, DSA x \
-             and k, DH x marked undefined"
+             primes), two- and three-prime key generation's random bytes, the OAEP and \
+             PKCS #1 v1.5 blocks, DSA x and k, DH x marked undefined"
         );
     } else {
         println!("montmul-pk constant-time harness NOT under valgrind: only an oracle check");

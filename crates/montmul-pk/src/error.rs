@@ -22,6 +22,16 @@ pub enum Error {
         /// The largest size supported.
         max: usize,
     },
+    /// The number of primes asked of key generation is outside what is supported for
+    /// that key size.
+    PrimeCount {
+        /// The number of primes asked for.
+        primes: usize,
+        /// The key size, in bits.
+        bits: usize,
+        /// The most primes generated for that size (the least is 2).
+        max: usize,
+    },
     /// The message is too long for the padding and key.
     MessageTooLong,
     /// A signature or ciphertext does not have the key's length, or is not below the
@@ -47,6 +57,12 @@ impl fmt::Display for Error {
             Error::InvalidKey(why) => write!(f, "invalid key: {why}"),
             Error::KeySize { bits, min, max } => {
                 write!(f, "key size {bits} bits is outside {min}..={max}")
+            }
+            Error::PrimeCount { primes, bits, max } => {
+                write!(
+                    f,
+                    "prime count {primes} is outside 2..={max} for {bits}-bit keys"
+                )
             }
             Error::MessageTooLong => f.write_str("message too long for this key and padding"),
             Error::InvalidLength => f.write_str(

@@ -3,7 +3,7 @@
 //! `--error-exitcode=1`) or on a wrong result. The secrets: RSA's d, p and q (raw
 //! decryption, PKCS #1 v1.5 and PSS signing, OAEP and PKCS #1 v1.5 decryption, valid and
 //! invalid paddings), a three-prime key's d and primes, every random byte of RSA-2048
-//! key generation (the candidate primes), DSA's x and its RFC 6979 nonce (signing),
+//! key generation with two and with three primes (the candidate primes), DSA's x and its RFC 6979 nonce (signing),
 //! Diffie-Hellman's exponent (derive). The test also checks that every case ran.
 //!
 //! The harness is a release binary with the `ct-valgrind` feature, built beforehand
@@ -140,6 +140,7 @@ fn rsa_secrets_decide_no_branch_and_no_address() {
         "RSA-2048 PKCS #1 v1.5 decryption, implicit rejection",
         "RSA-2048 three-prime raw decryption, signing and OAEP",
         "RSA-2048 key generation",
+        "RSA-2048 3-prime key generation",
         "DSA 2048/224 and 2048/256 signing",
         "DH ffdhe2048 and 1024-bit derive",
     ] {

@@ -1,10 +1,14 @@
-//! RSA key generation, and the constant-time integer arithmetic that derives a key's
-//! private numbers (d, dp, dq) from its primes.
+//! RSA key generation, of two primes or of more (multi-prime keys, RFC 8017 3.2), and
+//! the constant-time integer arithmetic that derives a key's private exponent from its
+//! primes.
 //!
 //! Seed: FIPS 186-5 Appendix A.1.3 (random probable primes p and q of nlen/2 bits, each
 //! at least sqrt(2) 2^(nlen/2 - 1), gcd(e, p - 1) = gcd(e, q - 1) = 1,
 //! |p - q| > 2^(nlen/2 - 100)) and section 5.1 (d = e^-1 mod lcm(p - 1, q - 1), with
-//! d > 2^(nlen/2)).
+//! d > 2^(nlen/2)). FIPS 186-5 has no multi-prime keys; those follow OpenSSL's
+//! `rsa_multiprime_keygen` (`crypto/rsa/rsa_gen.c`: at most 3, 4 or 5 primes by modulus
+//! size, the bits split evenly, n's top four bits at least 0x9) with FIPS's rules applied
+//! to every prime and every pair.
 //!
 //! The moduli p - 1, q - 1 and lcm(p - 1, q - 1) are even, outside what Montgomery
 //! arithmetic reduces by, and secret. So the reductions here are bit-serial
@@ -46,9 +50,11 @@ pub(crate) fn to_be(x: &[u64], len: usize) -> Zeroizing<Vec<u8>> {
     out
 }
 
-/// `x` resized to `len` limbs (the value must fit).
+/// `x` resized to `len` limbs (the value must fit). Allocated at its final capacity, so
+/// that no copy of x is freed unwiped by a reallocation.
 fn resized(x: &[u64], len: usize) -> Limbs {
-    let mut v = Zeroizing::new(x.to_vec());
+    let mut v = Zeroizing::new(Vec::with_capacity(len.max(x.len())));
+    v.extend_from_slice(x);
     v.resize(len, 0);
     v
 }
@@ -185,11 +191,33 @@ fn shl_secret(x: &[u64], t: u64, out_len: usize) -> Limbs {
     resized(&p[..out_len.min(p.len())], out_len)
 }
 
+/// `w 2^shift` as `len` limbs (`w < 2^64`, the value must fit).
+fn shifted_word(w: u64, shift: usize, len: usize) -> Vec<u64> {
+    let mut v = vec![0u64; len];
+    let (limb, within) = (shift / 64, shift % 64);
+    v[limb] = w << within;
+    if within != 0 && limb + 1 < len {
+        v[limb + 1] = w >> (64 - within);
+    }
+    v
+}
+
 /// `2^i` as `len` limbs (`i < 64 len`).
 fn power_of_two(i: usize, len: usize) -> Vec<u64> {
-    let mut v = vec![0u64; len];
-    v[i / 64] = 1 << (i % 64);
-    v
+    shifted_word(1, i, len)
+}
+
+/// 1 when `|a - b| > 2^t` (lengths may differ, `t < 64 max(len)`), else 0.
+/// Constant-time in both values.
+fn far_apart(a: &[u64], b: &[u64], t: usize) -> u64 {
+    let len = a.len().max(b.len());
+    let (a, b) = (resized(a, len), resized(b, len));
+    let mut diff = Zeroizing::new(vec![0u64; len]);
+    let borrow = ct::sub(&mut diff, &a, &b);
+    let mut neg = Zeroizing::new(vec![0u64; len]);
+    ct::sub(&mut neg, &b, &a);
+    ct::conditional_assign(&mut diff, &neg, ct::mask(borrow));
+    ct::borrow_of_sub(&power_of_two(t, len), &diff)
 }
 
 /// gcd(a, b) for a, b > 0 of at most `len` limbs; constant-time.
@@ -227,27 +255,57 @@ pub(crate) fn inv_public_mod_secret(e_be: &[u8], m: &[u64]) -> Option<Limbs> {
     Some(resized(&d[..m.len()], m.len()))
 }
 
-/// The private numbers of a key from its primes: `(d, dp, dq)` with
-/// `d = e^-1 mod lcm(p - 1, q - 1)` (as `len(n)` limbs) and `dp = d mod (p - 1)`,
-/// `dq = d mod (q - 1)`; `None` when e is not coprime to p - 1 or q - 1. Constant-time
-/// in p and q.
-pub(crate) fn private_exponents(
-    e_be: &[u8],
-    p: &[u64],
-    q: &[u64],
-    n_len: usize,
-) -> Option<(Limbs, Limbs, Limbs)> {
-    let len = p.len().max(q.len());
-    let (pm1, qm1) = (resized(&minus_one(p), len), resized(&minus_one(q), len));
-    let g = gcd(&pm1, &qm1, len);
-    // lcm = (p - 1) ((q - 1) / g).
-    let (qg, _) = div_rem(&qm1, &g);
-    let lcm = mul(&pm1, &qg);
-    let d = inv_public_mod_secret(e_be, &lcm)?;
-    let d = resized(&d[..n_len.min(d.len())], n_len);
-    let (_, dp) = div_rem(&d, &pm1);
-    let (_, dq) = div_rem(&d, &qm1);
-    Some((d, resized(&dp, p.len()), resized(&dq, q.len())))
+/// Carmichael's `lambda(n) = lcm(r_1 - 1, ..., r_u - 1)` of the primes `r_i` (at least
+/// one, each at least 3), folded one prime at a time: `l = l ((r - 1) / gcd(l, r - 1))`.
+/// The result has as many limbs as all the primes together (lengths are public).
+/// Constant-time in the primes.
+pub(crate) fn lambda(primes: &[&[u64]]) -> Limbs {
+    let mut l = minus_one(primes[0]);
+    for r in &primes[1..] {
+        let rm1 = minus_one(r);
+        let len = l.len().max(rm1.len());
+        let g = gcd(&l, &rm1, len);
+        // (r - 1) / g, as many limbs as r - 1.
+        let (rg, _) = div_rem(&rm1, &g);
+        l = mul(&l, &rg);
+    }
+    l
+}
+
+/// The private exponent of a key from its primes: `d = e^-1 mod lambda(n)`
+/// ([`lambda`]), as `n_len` limbs; `None` when e is not coprime to some `r_i - 1`.
+/// Constant-time in the primes.
+pub(crate) fn private_exponent(e_be: &[u8], primes: &[&[u64]], n_len: usize) -> Option<Limbs> {
+    let d = inv_public_mod_secret(e_be, &lambda(primes))?;
+    Some(resized(&d[..n_len.min(d.len())], n_len))
+}
+
+/// The most primes [`RsaPrivateKey::generate_multi_prime`] puts in a key of `bits` bits:
+/// OpenSSL's cap (`ossl_rsa_multip_cap`, `crypto/rsa/rsa_mp.c`), 2 below 1024 bits, 3
+/// below 4096, 4 below 8192 and 5 from 8192, which keeps each prime at 1024 bits or
+/// more from 3072-bit keys up. The reason for a cap: the more primes, the smaller each,
+/// and the elliptic-curve method's work grows with the size of the factor it finds, not
+/// with that of n.
+pub fn max_generated_primes(bits: usize) -> usize {
+    match bits {
+        0..=1023 => 2,
+        1024..=4095 => 3,
+        4096..=8191 => 4,
+        _ => 5,
+    }
+}
+
+/// The least 16-bit `c` with `c^u >= 9 2^(16u - 4)`, for `2 <= u <= 5`: a key of `u`
+/// primes draws each prime of `b` bits at least `c 2^(b - 16)`, so that n has exactly
+/// the bits asked for and begins with 0x9 or more (see
+/// [`RsaPrivateKey::generate_multi_prime`]). For two primes it is 0xc000: the top two bits that [`random_prime`] sets anyway.
+fn top_bits_floor(u: usize) -> u64 {
+    // c^u < 2^80 and 9 2^(16u - 4) < 2^80 for u <= 5: no overflow in u128.
+    let target = 9u128 << (16 * u - 4);
+    // c = 2^16 - 1 always passes: (1 - 2^-16)^5 > 9/16.
+    (0x8000u64..0xffff)
+        .find(|&c| u128::from(c).pow(u as u32) >= target)
+        .unwrap_or(0xffff)
 }
 
 impl RsaPrivateKey {
@@ -274,12 +332,52 @@ impl RsaPrivateKey {
         e_be: &[u8],
         rng: &mut impl CryptoRngCore,
     ) -> Result<Self, Error> {
+        Self::generate_multi_prime(bits, 2, e_be, rng)
+    }
+
+    /// A new key of `bits` bits (2048 to 8192, even) made of `primes` primes (RFC 8017
+    /// 3.2; from 2 to [`max_generated_primes`]`(bits)`, OpenSSL's cap: 3 below 4096
+    /// bits, 4 below 8192, 5 at 8192) with the public exponent `e_be` (as
+    /// [`Self::generate_with_exponent`]). With two primes, the key of
+    /// [`Self::generate_with_exponent`].
+    ///
+    /// As OpenSSL's `rsa_multiprime_keygen` does, the bits are split evenly: with
+    /// `bits = u s + m` (`0 <= m < u`), the first `m` primes have `s + 1` bits and the
+    /// others `s`. Each prime of `b` bits is at least `c 2^(b - 16)`, where `c` is the
+    /// least integer with `c^u >= 9 2^(16u - 4)` (0xc000 for two primes, 0xd353 for
+    /// three; a candidate below is drawn again before its primality test), so that
+    /// `n >= c^u 2^(bits - 16u) >= 9 2^(bits - 4)` while `n < 2^bits`: n has exactly
+    /// `bits` bits and begins with 0x9 or more, as OpenSSL requires of its multi-prime
+    /// moduli and as every two-prime modulus does (a modulus beginning with 0x8 would
+    /// give a multi-prime key away: OpenSSL's reason). Every two primes are more than
+    /// `2^(s - 100)` apart (FIPS 186-5's `|p - q|` rule, for every pair; so they are
+    /// distinct), `gcd(e, r_i - 1) = 1` for each, p > q (the first two), a key whose
+    /// `d = e^-1 mod lcm(r_i - 1)` is not above `2^(bits/2)` is drawn again, and the key
+    /// is built by [`Self::from_multi_prime_components`], with the checks of a key read
+    /// from a file.
+    ///
+    /// Constant-time in the primes kept, as [`Self::generate_with_exponent`]: each
+    /// verdict branched on (a candidate below its floor, too close to an earlier prime,
+    /// not coprime to e or composite; a key whose d is too small) is declassified where
+    /// it is tested, and so is n. Fails with [`Error::KeySize`] outside the sizes, with
+    /// [`Error::PrimeCount`] outside 2 to [`max_generated_primes`]`(bits)` primes, and
+    /// with [`Error::InvalidKey`] for an exponent that is even, below 3 or above 256 bits.
+    pub fn generate_multi_prime(
+        bits: usize,
+        primes: usize,
+        e_be: &[u8],
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<Self, Error> {
         if !(GENERATE_MIN_BITS..=GENERATE_MAX_BITS).contains(&bits) || !bits.is_multiple_of(2) {
             return Err(Error::KeySize {
                 bits,
                 min: GENERATE_MIN_BITS,
                 max: GENERATE_MAX_BITS,
             });
+        }
+        let max = max_generated_primes(bits);
+        if !(2..=max).contains(&primes) {
+            return Err(Error::PrimeCount { primes, bits, max });
         }
         let e_be = super::key::trim(e_be);
         let e_ok = !e_be.is_empty()
@@ -292,53 +390,76 @@ impl RsaPrivateKey {
             ));
         }
         let e = Modulus::<u64>::from_be_bytes(e_be)?;
-        let half = bits / 2;
-        // gcd(e, p - 1) = 1: p - 1 invertible mod e. A candidate that fails is thrown
+        // gcd(e, r - 1) = 1: r - 1 invertible mod e. A candidate that fails is thrown
         // away; its test's time tells nothing of the prime kept.
         let coprime = |c: &[u8]| {
-            let pm1 = minus_one(&limbs(c));
-            let r = Residue::from_limbs_reduced(&e, &pm1);
+            let rm1 = minus_one(&limbs(c));
+            let r = Residue::from_limbs_reduced(&e, &rm1);
             r.inv().is_ok()
         };
+        // The split: `primes` sizes summing to `bits`, the longer ones first; each at
+        // least 682 bits (2048 / 3: the cap allows more primes only to longer keys), far
+        // more than the 16 top bits of the floor and the 100 of the distance rule.
+        let (quo, rmd) = (bits / primes, bits % primes);
+        let sizes: Vec<usize> = (0..primes).map(|i| quo + usize::from(i < rmd)).collect();
+        let floor = top_bits_floor(primes);
         loop {
-            let p = random_prime(half, rng, coprime);
-            let p_l = limbs(&p);
-            // |p - q| > 2^(half - 100), compared in constant time.
-            let threshold = power_of_two(half - 100, p_l.len());
-            let q = random_prime(half, rng, |c| {
-                let c_l = limbs(c);
-                let mut diff = Zeroizing::new(vec![0u64; c_l.len()]);
-                let borrow = ct::sub(&mut diff, &c_l, &p_l);
-                let mut neg = Zeroizing::new(vec![0u64; c_l.len()]);
-                ct::sub(&mut neg, &p_l, &c_l);
-                ct::conditional_assign(&mut diff, &neg, ct::mask(borrow));
-                // The verdict rejects a candidate: public (declassified).
-                declassify(ct::borrow_of_sub(&threshold, &diff)) == 1 && coprime(c)
-            });
-            // p > q by convention, swapped with masks.
-            let (mut pl, mut ql) = (limbs(&p), limbs(&q));
-            let swap = ct::mask(ct::borrow_of_sub(&pl, &ql));
-            for (x, y) in pl.iter_mut().zip(ql.iter_mut()) {
-                let t = (*x ^ *y) & swap;
-                *x ^= t;
-                *y ^= t;
+            let mut found: Vec<Limbs> = Vec::with_capacity(primes);
+            for &b in &sizes {
+                let least = shifted_word(floor, b - 16, b.div_ceil(64));
+                let r = random_prime(b, rng, |c| {
+                    let c_l = limbs(c);
+                    // c >= floor 2^(b - 16), and far from every prime drawn before; the
+                    // verdict rejects a candidate: public (declassified).
+                    let ok = found
+                        .iter()
+                        .fold(ct::borrow_of_sub(&c_l, &least) ^ 1, |ok, r| {
+                            ok & far_apart(&c_l, r, quo - 100)
+                        });
+                    declassify(ok) == 1 && coprime(c)
+                });
+                found.push(limbs(&r));
             }
-            let n = mul(&pl, &ql);
+            // p > q by convention, swapped with masks, at p's length (q's is at most
+            // that: the sizes go down).
+            if let [p, q, ..] = &mut found[..] {
+                *q = resized(q, p.len());
+                let swap = ct::mask(ct::borrow_of_sub(p, q));
+                for (x, y) in p.iter_mut().zip(q.iter_mut()) {
+                    let t = (*x ^ *y) & swap;
+                    *x ^= t;
+                    *y ^= t;
+                }
+            }
+            let refs: Vec<&[u64]> = found.iter().map(|r| &r[..]).collect();
+            let n = refs[1..]
+                .iter()
+                .fold(Zeroizing::new(refs[0].to_vec()), |n, r| mul(&n, r));
             let k = bits.div_ceil(8);
-            let Some((d, _, _)) = private_exponents(e_be, &pl, &ql, n.len()) else {
+            let Some(d) = private_exponent(e_be, &refs, n.len()) else {
                 continue;
             };
             // d > 2^(bits/2), compared in constant time; a failure draws a new key (the
             // verdict is public, declassified).
-            if declassify(ct::borrow_of_sub(&power_of_two(half, d.len()), &d)) == 0 {
+            if declassify(ct::borrow_of_sub(&power_of_two(bits / 2, d.len()), &d)) == 0 {
                 continue;
             }
-            let plen = half.div_ceil(8);
-            let (p, q) = (to_be(&pl, plen), to_be(&ql, plen));
+            // Each prime as its size's bytes; p and q both as p's.
+            let primes_be: Vec<Zeroizing<Vec<u8>>> = found
+                .iter()
+                .enumerate()
+                .map(|(i, r)| to_be(r, sizes[if i < 2 { 0 } else { i }].div_ceil(8)))
+                .collect();
+            let primes_be: Vec<&[u8]> = primes_be.iter().map(|r| &r[..]).collect();
             // n is the public key: declassified before it is parsed in variable time.
             let mut n_be = to_be(&n, k);
             declassify_bytes(&mut n_be);
-            return RsaPrivateKey::from_components(&n_be, e_be, &to_be(&d, k), &p, &q);
+            return RsaPrivateKey::from_multi_prime_components(
+                &n_be,
+                e_be,
+                &to_be(&d, k),
+                &primes_be,
+            );
         }
     }
 }
@@ -406,6 +527,113 @@ mod tests {
             match got {
                 Some(d) => assert_eq!((big(&d) * &e_big) % &m, BigUint::from(1u32)),
                 None => assert_eq!(&m % &e_big, BigUint::from(0u32)),
+            }
+        }
+    }
+
+    #[test]
+    fn lambda_against_num_bigint() {
+        use num_integer::Integer;
+        // Odd values >= 3 (primality does not matter to the lcm) of 1 to 4 limbs, with
+        // all-ones limbs and shared factors among them.
+        for count in 1..=5 {
+            for _ in 0..20 {
+                let shared = BigUint::from(OsRng.next_u32() | 1) << (OsRng.next_u32() % 70);
+                let values: Vec<BigUint> = (0..count)
+                    .map(|i| {
+                        let len = 1 + (OsRng.next_u32() % 4) as usize;
+                        let mut v = random_limbs(len);
+                        if i == 1 {
+                            v.iter_mut().for_each(|l| *l = u64::MAX);
+                        }
+                        let x = big(&v);
+                        let x = if i == 2 {
+                            &x % (BigUint::from(1u32) << 200u32) * &shared
+                        } else {
+                            x
+                        };
+                        (x >> 1u32 << 1u32) + 3u32
+                    })
+                    .collect();
+                let ls: Vec<Limbs> = values.iter().map(|v| limbs(&v.to_bytes_be())).collect();
+                let refs: Vec<&[u64]> = ls.iter().map(|l| &l[..]).collect();
+                let want = values
+                    .iter()
+                    .fold(BigUint::from(1u32), |acc, v| acc.lcm(&(v - 1u32)));
+                let got = lambda(&refs);
+                assert_eq!(got.len(), refs.iter().map(|r| r.len()).sum::<usize>());
+                assert_eq!(big(&got), want, "lambda of {values:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn private_exponent_of_three_small_primes() {
+        // 65537 is prime and does not divide r - 1 for these primes.
+        let primes: [u64; 3] = [1_000_000_007, 998_244_353, 4_294_967_291];
+        let ls: Vec<Vec<u64>> = primes.iter().map(|&p| vec![p]).collect();
+        let refs: Vec<&[u64]> = ls.iter().map(|l| &l[..]).collect();
+        let d = private_exponent(&[1, 0, 1], &refs, 3).expect("coprime");
+        assert_eq!(d.len(), 3);
+        for &p in &primes {
+            let dp = big(&d) % BigUint::from(p - 1);
+            assert_eq!(
+                dp * 65537u32 % BigUint::from(p - 1),
+                BigUint::from(1u32),
+                "{p}"
+            );
+        }
+        // e = 7 divides 998_244_353 - 1 = 2^23 7 17: no inverse.
+        assert!(private_exponent(&[7], &refs, 3).is_none());
+    }
+
+    #[test]
+    fn prime_count_cap_is_openssls() {
+        for (bits, cap) in [
+            (512, 2),
+            (1023, 2),
+            (1024, 3),
+            (2048, 3),
+            (4095, 3),
+            (4096, 4),
+            (8191, 4),
+            (8192, 5),
+            (16384, 5),
+        ] {
+            assert_eq!(max_generated_primes(bits), cap, "{bits}");
+        }
+    }
+
+    #[test]
+    fn top_bits_floor_is_the_least_that_keeps_n_at_its_length() {
+        for u in 2..=5 {
+            let c = top_bits_floor(u);
+            let target = BigUint::from(9u32) << (16 * u - 4);
+            assert!(BigUint::from(c).pow(u as u32) >= target, "u = {u}");
+            assert!(BigUint::from(c - 1).pow(u as u32) < target, "u = {u}");
+        }
+        assert_eq!(top_bits_floor(2), 0xc000);
+    }
+
+    #[test]
+    fn far_apart_and_shifted_word_against_num_bigint() {
+        for (la, lb) in [(1, 1), (3, 2), (2, 3), (4, 4)] {
+            for _ in 0..50 {
+                let a = random_limbs(la);
+                let mut b = random_limbs(lb);
+                if OsRng.next_u32() & 1 == 0 {
+                    // Close values: b = a plus or minus a little.
+                    b = resized(&a, lb).to_vec();
+                    b[0] ^= u64::from(OsRng.next_u32()) >> (OsRng.next_u32() % 32);
+                }
+                let t = (OsRng.next_u32() % (64 * la.max(lb) as u32)) as usize;
+                let (x, y) = (big(&a), big(&b));
+                let diff = if x > y { &x - &y } else { &y - &x };
+                let want = diff > (BigUint::from(1u32) << t);
+                assert_eq!(far_apart(&a, &b, t) == 1, want, "{x} {y} 2^{t}");
+                let w = OsRng.next_u64() >> 48;
+                let len = (t + 16).div_ceil(64).max(1);
+                assert_eq!(big(&shifted_word(w, t, len)), BigUint::from(w) << t);
             }
         }
     }

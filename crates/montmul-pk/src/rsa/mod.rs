@@ -17,6 +17,6 @@ mod private;
 mod pss;
 
 pub use key::{RsaPrivateKey, RsaPublicKey, LOAD_MAX_BITS, LOAD_MIN_BITS, MAX_PRIMES};
-pub use keygen::{GENERATE_MAX_BITS, GENERATE_MIN_BITS};
+pub use keygen::{max_generated_primes, GENERATE_MAX_BITS, GENERATE_MIN_BITS};
 pub(crate) use private::declassify;
 pub use private::CrtHalves;
