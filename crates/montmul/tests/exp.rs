@@ -261,10 +261,11 @@ fn ifma_digit_path_matches_the_oracle() {
         (4096, 16),
         (5440, 8),
         (6144, 8),
-        // From 19 digit vectors (7487 bits) on the squarings are the wide squaring
-        // (`sqr_lanes`).
-        (7487, 8),
         (8192, 8),
+        // From 30 digit vectors (189 limbs, 12033 bits) on the squarings are the wide squaring
+        // (`sqr_lanes`).
+        (12032, 4),
+        (12033, 4),
         (16384, 4),
     ];
     for &(bits, max_len) in sizes {

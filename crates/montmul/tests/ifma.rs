@@ -243,7 +243,7 @@ fn sqr_matches_mul_every_limb_count_1_to_70() {
 }
 
 /// The squaring from 71 limbs up to the largest modulus (16384 bits: 256 limbs, 257
-/// under lazy reduction), where the wide squaring (`sqr_wide`) takes over from 19
+/// under lazy reduction), where the wide squaring (`sqr_wide`) takes over from 30
 /// digit vectors: against the oracle and against the kernel's own `mul(a, a)`, at every
 /// limb count, for moduli with the top bit set and clear (64 s = 52 d at multiples of
 /// 13 limbs: the multiplication under `Full`, the wide squaring under `Lazy`).

@@ -37,7 +37,7 @@
 //! ladder's ([`crate::exp::fixed_window`] is shared, through
 //! [`crate::kernel::Kernel::pow_domain`]): constant-time as [`crate::exp::pow`]; the
 //! table reads are masked ORs of whole entries (AVX2), as the limb ladder's. Squarings call the kernel's
-//! `sqr_digits`: its wide squaring from 19 digit vectors (moduli above 7486 bits), the
+//! `sqr_digits`: its wide squaring from 30 digit vectors (moduli above 12032 bits), the
 //! multiplication below.
 
 use super::digits::{join_group, split_group, MAX_VECTORS};

@@ -71,10 +71,9 @@
 //! off-diagonal digit product once, against a copy of the operand doubled as a number:
 //! it first builds the whole square by output vector (no serial dependency), then
 //! reduces it in a window that moves one whole vector every 8 steps (8 shifted copies
-//! of n, the phases unrolled: no per-step shift or add). It is used from 19 vectors
-//! (`sqr::SQR_WIDE_VECTORS`, 118 limbs), where `mul`'s operands and accumulators no
-//! longer fit the registers and it costs about 0.6x of `mul`; at 14-18 vectors it
-//! measured 0.98-1.69x of `mul`. Elsewhere, and for `Full` when 52 d = 64 s, the
+//! of n, the phases unrolled: no per-step shift or add). It is used from 30 vectors
+//! (`sqr::SQR_WIDE_VECTORS`, 189 limbs), where it measured 0.94-0.99x of `mul`; below,
+//! down to 19 vectors, 1.01-1.07x. Elsewhere, and for `Full` when 52 d = 64 s, the
 //! squaring is the multiplication, with the operand split into digits once
 //! (`mul::sqr_by_mul`). On Zen 4 the loop is bound by `vpmadd52` throughput
 //! from about 5 vectors (one 512-bit multiply-add a cycle, measured) and below by the
@@ -171,8 +170,7 @@ static BY_MUL: [Ifma; MAX_VECTORS] = by_mul!(
     21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
 
 /// The kernels of [`SQR_WIDE_VECTORS`] vectors with the wide squaring.
-static WIDE: [Ifma; 22] = wide!(
-    19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40);
+static WIDE: [Ifma; 11] = wide!(30 31 32 33 34 35 36 37 38 39 40);
 
 /// The kernel for moduli of `s` limbs under `reduction`: [`sqr_wide`] where it
 /// measured faster than [`mul`], else [`sqr_by_mul`]. With 52 d = 64 s and

@@ -158,23 +158,27 @@ pub(super) fn mul_vectors<const V: usize>(
             + (n1.wrapping_mul(qs) >> 12)
             + h0;
         let qv = _mm512_set1_epi64(q as i64);
-        // One pass up the vectors: lane j <- lane j + 1 across the vectors, plus the
-        // high halves of lane j (which belong one lane up, so land on lane j); up to
-        // CHAINED_VECTORS the low halves, one lane down, join that sum, above they
-        // are added to the accumulator before its shift. The sums are formed as the
-        // pass reaches them: an array of them, zeroed each step, measured 2x slower
-        // from 19 vectors, where the compiler no longer unrolls the pass and zeroed
-        // the array with a call to memset every step.
         if V <= CHAINED_VECTORS {
+            // The sum to add after the shift: the high halves, and the low halves one
+            // lane down. Lane j <- lane j + 1 across the vectors, then the sum: the
+            // high halves of lane j (which belong one lane up) land on lane j.
+            let mut hi = [zero; V];
             for v in 0..V {
                 let mut s = _mm512_madd52lo_epu64(zero, ad1[v], bv);
                 s = _mm512_madd52hi_epu64(s, av[v], bv);
                 s = _mm512_madd52lo_epu64(s, nd1[v], qv);
-                s = _mm512_madd52hi_epu64(s, nv[v], qv);
+                hi[v] = _mm512_madd52hi_epu64(s, nv[v], qv);
+            }
+            for v in 0..V {
                 let next = if v + 1 < V { acc[v + 1] } else { zero };
-                acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, acc[v]), s);
+                acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, acc[v]), hi[v]);
             }
         } else {
+            // The low halves go into the accumulator before its shift. One pass up
+            // the vectors, each sum formed as the pass reaches it: an array of them
+            // zeroed each step measured 2x slower from 19 vectors, where the compiler
+            // no longer unrolls the pass and zeroed the array with a call to memset
+            // every step.
             let low_halves = |x: __m512i, v: usize| {
                 let x = _mm512_madd52lo_epu64(x, av[v], bv);
                 _mm512_madd52lo_epu64(x, nv[v], qv)

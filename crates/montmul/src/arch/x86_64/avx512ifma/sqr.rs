@@ -49,7 +49,7 @@ pub(super) unsafe fn sqr_digits<const V: usize>(
         };
     }
     debug_assert!(!SQR_WIDE_VECTORS.contains(&V) || d > 8 * (V - 1));
-    wide!(19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40)
+    wide!(30 31 32 33 34 35 36 37 38 39 40)
 }
 
 /// The digits of both squarings' operands: a'' = a 2^(e/2) (e = 52 d - 64 s is a
@@ -340,11 +340,10 @@ pub(super) unsafe fn sqr_wide<const V: usize, const G: usize, const W: usize>(
     };
 }
 
-/// The vector counts that use [`sqr_wide`]: 19 ..= 40 vectors (moduli of 118 limbs,
-/// 7552 bits, and up), where it measured faster than the multiplication, about 0.6x:
-/// from 19 vectors [`mul`]'s operands and accumulators spill. At 14-18 vectors it
-/// measured 0.98-1.69x of [`mul`] per call.
-pub(super) const SQR_WIDE_VECTORS: core::ops::RangeInclusive<usize> = 19..=40;
+/// The vector counts that use [`sqr_wide`]: 30 ..= 40 vectors (moduli of 189 limbs,
+/// 12096 bits, and up), where it measured faster than the multiplication, 0.94-0.99x
+/// of it. At 19-29 vectors it measured 1.01-1.07x (`docs/PERFORMANCE.md`).
+pub(super) const SQR_WIDE_VECTORS: core::ops::RangeInclusive<usize> = 30..=40;
 
 /// One instance of [`sqr_wide`] or [`sqr_by_mul`].
 pub(super) type Sqr = unsafe fn(&[u64], &[u64], u64, Reduction, &mut [u64]);
