@@ -25,7 +25,6 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::SystemTime;
 
 /// The command that builds the harness.
 const BUILD: &str =
@@ -60,30 +59,6 @@ fn cannot_run(why: &str) {
     );
 }
 
-/// The most recently modified `.rs` file under `paths` (files or directories, relative to
-/// this crate), with its modification time.
-fn newest_source(paths: &[&str]) -> Option<(SystemTime, PathBuf)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut todo: Vec<PathBuf> = paths.iter().map(|p| root.join(p)).collect();
-    let mut newest: Option<(SystemTime, PathBuf)> = None;
-    while let Some(path) = todo.pop() {
-        if path.is_dir() {
-            let entries =
-                std::fs::read_dir(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
-            todo.extend(entries.map(|e| e.expect("a directory entry").path()));
-        } else if path.extension().is_some_and(|x| x == "rs") {
-            let modified = path
-                .metadata()
-                .and_then(|m| m.modified())
-                .unwrap_or_else(|e| panic!("modification time of {}: {e}", path.display()));
-            if newest.as_ref().is_none_or(|(t, _)| modified > *t) {
-                newest = Some((modified, path));
-            }
-        }
-    }
-    newest
-}
-
 #[test]
 fn rsa_secrets_decide_no_branch_and_no_address() {
     let valgrind = std::env::var_os("MONTMUL_VALGRIND").unwrap_or_else(|| "valgrind".into());
@@ -98,19 +73,12 @@ fn rsa_secrets_decide_no_branch_and_no_address() {
     if !bin.is_file() {
         return cannot_run(&format!("{} is not built ({BUILD})", bin.display()));
     }
-    let built = bin
-        .metadata()
-        .and_then(|m| m.modified())
-        .unwrap_or_else(|e| panic!("modification time of {}: {e}", bin.display()));
-    if let Some((changed, file)) = newest_source(&SOURCES) {
-        assert!(
-            changed <= built,
-            "{} is older than {}, so it would check the code as it was: rebuild it with\n\n    \
-             {BUILD}\n\nand run the test again",
-            bin.display(),
-            file.display()
-        );
-    }
+    montmul_testkit::fresh::assert_built_after(
+        &bin,
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &SOURCES,
+        BUILD,
+    );
     let out = Command::new(&valgrind)
         .args([
             "--tool=memcheck",

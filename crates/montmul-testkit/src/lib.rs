@@ -12,6 +12,7 @@ use num_traits::{One, Zero};
 use rand_core::{impls, RngCore};
 
 pub mod exhaustive;
+pub mod fresh;
 
 pub use num_bigint;
 pub use rand_core;
