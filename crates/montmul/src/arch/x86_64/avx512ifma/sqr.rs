@@ -129,7 +129,7 @@ pub(super) fn doubled<const V: usize>(xv: &[__m512i; V]) -> ([__m512i; V], [__m5
 /// Lane bound: a lane takes at most one low and one high half (each below 2^52) from
 /// each of the d rows and of the d steps, and the diagonal's one half once: below
 /// d 2^54 + 2^52 + 2^12 < 2^63 for d <= 317 (the carry from lane i - 1 is the top 12
-/// bits of a 64-bit lane); `tl`, `th`, `acc` and `hac` alone below d 2^53 + 2^52.
+/// bits of a 64-bit lane); `tl` and `th` alone below d 2^53 + 2^52.
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512 IFMA.
