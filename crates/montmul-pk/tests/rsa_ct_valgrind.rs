@@ -23,72 +23,35 @@
 //! fails the test with the build command: it would check the code as it was.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
-/// The command that builds the harness.
-const BUILD: &str =
-    "cargo build --release -p montmul-pk --features ct-valgrind --example ct_valgrind_rsa";
+use montmul_testkit::ct_harness::{Harness, Run};
 
-/// The sources the harness is built from, relative to this crate: a change to any of them
-/// makes the binary stale.
-const SOURCES: [&str; 4] = [
-    "../montmul/src",
-    "src",
-    "examples/ct_valgrind_rsa.rs",
-    "../montmul-testkit/src",
-];
-
-fn harness() -> PathBuf {
-    if let Some(path) = std::env::var_os("MONTMUL_PK_CT_VALGRIND_BIN") {
-        return PathBuf::from(path);
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"));
-    target.join("release/examples/ct_valgrind_rsa")
-}
-
-fn cannot_run(why: &str) {
-    if std::env::var_os("MONTMUL_CT_VALGRIND_REQUIRED").is_some() {
-        panic!("the montmul-pk valgrind constant-time check is required but cannot run: {why}");
-    }
-    let _ = writeln!(
-        std::io::stderr(),
-        "\nSKIPPED: montmul-pk valgrind constant-time check: {why}\n"
-    );
-}
+/// The harness: the example `ct_valgrind_rsa`, built from montmul's, montmul-pk's and
+/// montmul-testkit's `src/` and the example.
+const HARNESS: Harness = Harness {
+    name: "montmul-pk valgrind constant-time check",
+    bin_env: "MONTMUL_PK_CT_VALGRIND_BIN",
+    example: "ct_valgrind_rsa",
+    build: "cargo build --release -p montmul-pk --features ct-valgrind --example ct_valgrind_rsa",
+    crate_dir: env!("CARGO_MANIFEST_DIR"),
+    sources: &[
+        "../montmul/src",
+        "src",
+        "examples/ct_valgrind_rsa.rs",
+        "../montmul-testkit/src",
+    ],
+};
 
 #[test]
 fn rsa_secrets_decide_no_branch_and_no_address() {
-    let valgrind = std::env::var_os("MONTMUL_VALGRIND").unwrap_or_else(|| "valgrind".into());
-    let Ok(version) = Command::new(&valgrind)
-        .arg("--version")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    let Some(Run {
+        version,
+        output: out,
+        ..
+    }) = HARNESS.run()
     else {
-        return cannot_run("valgrind is not installed (apt-get install valgrind)");
+        return;
     };
-    let bin = harness();
-    if !bin.is_file() {
-        return cannot_run(&format!("{} is not built ({BUILD})", bin.display()));
-    }
-    montmul_testkit::fresh::assert_built_after(
-        &bin,
-        Path::new(env!("CARGO_MANIFEST_DIR")),
-        &SOURCES,
-        BUILD,
-    );
-    let out = Command::new(&valgrind)
-        .args([
-            "--tool=memcheck",
-            "--error-exitcode=1",
-            "--expensive-definedness-checks=yes",
-            "--num-callers=30",
-        ])
-        .arg(&bin)
-        .output()
-        .expect("run valgrind");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

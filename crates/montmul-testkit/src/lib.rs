@@ -11,8 +11,8 @@ use num_integer::Integer;
 use num_traits::{One, Zero};
 use rand_core::{impls, RngCore};
 
+pub mod ct_harness;
 pub mod exhaustive;
-pub mod fresh;
 
 pub use num_bigint;
 pub use rand_core;

@@ -19,69 +19,30 @@
 //! code as it was.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
-/// The command that builds the harness.
-const BUILD: &str = "cargo build --release -p montmul --features ct-valgrind --example ct_valgrind";
+use montmul_testkit::ct_harness::{Harness, Run};
 
-/// The sources the harness is built from, relative to this crate: a change to any of them
-/// makes the binary stale.
-const SOURCES: [&str; 3] = ["src", "examples/ct_valgrind", "../montmul-testkit/src"];
-
-/// The harness binary: `MONTMUL_CT_VALGRIND_BIN`, or the release example of this
-/// workspace (honouring `CARGO_TARGET_DIR`).
-fn harness() -> PathBuf {
-    if let Some(path) = std::env::var_os("MONTMUL_CT_VALGRIND_BIN") {
-        return PathBuf::from(path);
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"));
-    target.join("release/examples/ct_valgrind")
-}
-
-/// Says why the check cannot run: a failure when CI requires it, else a loud line
-/// straight to the terminal (past the test harness' output capture) and a pass.
-fn cannot_run(why: &str) {
-    if std::env::var_os("MONTMUL_CT_VALGRIND_REQUIRED").is_some() {
-        panic!("the valgrind constant-time check is required but cannot run: {why}");
-    }
-    let _ = writeln!(
-        std::io::stderr(),
-        "\nSKIPPED: valgrind constant-time check: {why}\n"
-    );
-}
+/// The harness: the example `ct_valgrind`, built from this crate's `src/`, the example's
+/// files and montmul-testkit's `src/`.
+const HARNESS: Harness = Harness {
+    name: "valgrind constant-time check",
+    bin_env: "MONTMUL_CT_VALGRIND_BIN",
+    example: "ct_valgrind",
+    build: "cargo build --release -p montmul --features ct-valgrind --example ct_valgrind",
+    crate_dir: env!("CARGO_MANIFEST_DIR"),
+    sources: &["src", "examples/ct_valgrind", "../montmul-testkit/src"],
+};
 
 #[test]
 fn secrets_decide_no_branch_and_no_address() {
-    let valgrind = std::env::var_os("MONTMUL_VALGRIND").unwrap_or_else(|| "valgrind".into());
-    let version = Command::new(&valgrind).arg("--version").output();
-    let Ok(version) = version.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()) else {
-        return cannot_run("valgrind is not installed (apt-get install valgrind)");
+    let Some(Run {
+        version,
+        bin,
+        output: out,
+    }) = HARNESS.run()
+    else {
+        return;
     };
-    let bin = harness();
-    if !bin.is_file() {
-        return cannot_run(&format!("{} is not built ({BUILD})", bin.display()));
-    }
-    montmul_testkit::fresh::assert_built_after(
-        &bin,
-        Path::new(env!("CARGO_MANIFEST_DIR")),
-        &SOURCES,
-        BUILD,
-    );
-    let out = Command::new(&valgrind)
-        .args([
-            "--tool=memcheck",
-            "--error-exitcode=1",
-            // Exact definedness for comparisons: a comparison decided by public bits
-            // alone (the bit length of a secret modulus) is not reported.
-            "--expensive-definedness-checks=yes",
-            "--num-callers=30",
-        ])
-        .arg(&bin)
-        .output()
-        .expect("run valgrind");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     println!("{version} on {}\n{stdout}", bin.display());
