@@ -277,6 +277,12 @@ fn ifma_digit_path_matches_the_oracle() {
             check_digit_path(&mut rng, &n, 16);
         }
     }
+    // Small moduli forced onto `amm52-ifma`: the domain's constants by doublings up to
+    // 41 bits (n <= 2^e, e = 40 at one limb), by Montgomery products from 42 bits.
+    for bits in [3, 17, 40, 41, 42, 43, 63, 64, 65, 100, 128] {
+        let n = kit::random_modulus(&mut rng, bits);
+        check_digit_path(&mut rng, &n, 16);
+    }
     // The digit counts themselves: e = 0 at 13 limbs and 830 bits, one more digit at
     // 831 and 832 bits; R' > 4n always.
     use montmul::arch::x86_64::avx512ifma::exp::shape;
