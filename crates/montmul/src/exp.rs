@@ -457,7 +457,7 @@ impl<L: Limb> PowScratch<L> {
     /// The scratch for exponentiations modulo `m` with exponents of up to
     /// `max_exponent_len` bytes. Allocates the table (`2^w` values of the modulus' size,
     /// w <= [`MAX_WINDOW`] from the length: 64 values at most) and, where the kernel has
-    /// a domain of its own, builds it (a few modular doublings of public size).
+    /// a domain of its own, builds it (two Montgomery products).
     /// Constant-time in the modulus' value.
     pub fn new(m: &Modulus<L>, max_exponent_len: usize) -> Self {
         let domain = match m.engine().pow_domain(m) {
