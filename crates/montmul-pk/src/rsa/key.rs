@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use montmul::{ct, Modulus, Residue};
 use zeroize::Zeroizing;
 
-use super::keygen::{div_rem, eq, limbs, minus_one, mul, to_be};
+use super::arith::{div_rem, eq, limbs, minus_one, mul, to_be};
 use super::private::{declassify, Blinding, CrtHalves};
 use crate::Error;
 

@@ -7,6 +7,7 @@
 //! constant-time, blinded, and checked against the public key before its result leaves
 //! (`private.rs`). Public-key operations are variable-time in public data only.
 
+mod arith;
 mod encoding;
 mod key;
 mod keygen;
