@@ -14,7 +14,9 @@ use montmul::{ct, Modulus, Residue};
 use zeroize::Zeroizing;
 
 use super::arith::{div_rem, eq, limbs, minus_one, mul, to_be};
-use super::private::{declassify, Blinding, CrtHalves};
+use super::blinding::Blinding;
+use super::crt_halves::CrtHalves;
+use super::declassify::declassify;
 use crate::Error;
 
 /// The smallest modulus a key may have when it is read or built, in bits.

@@ -18,8 +18,8 @@ use super::arith::{
     far_apart, limbs, minus_one, mul, power_of_two, private_exponent, resized, shifted_word, to_be,
     Limbs,
 };
+use super::declassify::declassify;
 use super::key::RsaPrivateKey;
-use super::private::declassify;
 use crate::dh::ffc::declassify_bytes;
 use crate::prime::random_prime;
 use crate::Error;
