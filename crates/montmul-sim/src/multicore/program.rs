@@ -42,10 +42,11 @@
 //! stored).
 
 use super::code::{Operands, Program};
+use super::config::{Config, Method};
 use super::emit::Emit;
 use super::isa::{Addr, Instr, Reg, Traffic};
+use super::method_one;
 use super::registers::{MP, SCRATCH_REGISTERS, T, Y, ZERO};
-use super::{method_one, Config, Method};
 use crate::SimError;
 
 mod epilogue;

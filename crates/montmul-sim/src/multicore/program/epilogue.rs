@@ -5,9 +5,9 @@ use super::{
     Builder, Layout, Src, BT, DC, DC2, EHI, ELO, NC, PAIR_D, PAIR_M, PAIR_S, PAIR_U, PAIR_X, S,
     SCRATCH_REGISTERS, U, ZERO,
 };
+use crate::multicore::config::Config;
 use crate::multicore::emit::Emit;
 use crate::multicore::isa::{Addr, Reg, Traffic};
-use crate::multicore::Config;
 
 /// What one core holds of Z after the loop: the words [a, b), the stored part of its top
 /// word b - 1 (the boundary word from the next core, or nothing), and its E.

@@ -5,10 +5,10 @@ use super::epilogue::Part;
 use super::iteration::{Blocks, Iteration};
 use super::residency::Placement;
 use super::{Builder, Dst, Layout, Src, EHI, MP};
+use crate::multicore::config::Config;
 use crate::multicore::emit::Emit;
 use crate::multicore::isa::{Addr, Reg, Traffic};
 use crate::multicore::registers::Residency;
-use crate::multicore::Config;
 use crate::SimError;
 
 /// One core's share of a sliced schedule.
