@@ -2,10 +2,12 @@
 
 use core::fmt;
 
+use crate::sizes::{MAX_BITS, MIN_BITS};
+
 /// Why a kernel could not be generated or written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GenError {
-    /// The modulus size is outside [`crate::MIN_BITS`]..=[`crate::MAX_BITS`].
+    /// The modulus size is outside [`MIN_BITS`]..=[`MAX_BITS`].
     BitsOutOfRange {
         /// The size asked for.
         bits: u32,
@@ -33,8 +35,7 @@ impl fmt::Display for GenError {
             GenError::BitsOutOfRange { bits } => write!(
                 f,
                 "modulus size must be from {} to {} bits, not {bits}",
-                crate::MIN_BITS,
-                crate::MAX_BITS
+                MIN_BITS, MAX_BITS
             ),
             GenError::UnknownLanguage { name } => {
                 write!(f, "unknown language '{name}' (rust or c)")

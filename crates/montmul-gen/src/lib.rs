@@ -73,8 +73,9 @@
 //! [`spec`] (what to generate), [`ir`] (the operation list), [`algo`] (CIOS, FIOS, SOS
 //! and the shared final reduction), [`eval`] (running the list directly, the reference
 //! for tests at every size), [`variables`] (naming the values), `emit` (the two
-//! printers). Writing the output to a file, whole or not at all, is the caller's: the
-//! `montmul gen --out` command does it.
+//! printers), `error` and `sizes` ([`GenError`] and the sizes accepted). Writing the
+//! output to a file, whole or not at all, is the caller's: the `montmul gen --out`
+//! command does it.
 //!
 //! # Where the output is used
 //!
@@ -89,6 +90,7 @@ mod emit;
 mod error;
 pub mod eval;
 pub mod ir;
+mod sizes;
 pub mod spec;
 pub mod variables;
 

@@ -4,12 +4,8 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::GenError;
-
-/// The smallest modulus size the generator accepts, in bits.
-pub const MIN_BITS: u32 = 64;
-/// The largest modulus size the generator accepts, in bits.
-pub const MAX_BITS: u32 = 4096;
+use crate::error::GenError;
+pub use crate::sizes::{MAX_BITS, MIN_BITS};
 
 /// The language of the emitted source file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -36,7 +36,7 @@ use crate::arch::x86_64::{adx, avx512ifma};
 use crate::arch::{Adx, Avx512Ifma};
 use crate::fixed::{self, Words};
 use crate::generated;
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::{Limb, Modulus, Reduction};
 
 /// Size thresholds of the 64-bit kernels, in limbs. [`crate::thresholds::TUNED`] holds

@@ -10,7 +10,8 @@ use pkcs8::PrivateKeyInfo;
 use spki::{AlgorithmIdentifierRef, SubjectPublicKeyInfoRef};
 use zeroize::Zeroizing;
 
-use super::{DsaParams, DsaPrivateKey, DsaPublicKey};
+use super::key::{DsaPrivateKey, DsaPublicKey};
+use super::params::DsaParams;
 use crate::dh::ffc;
 use crate::Error;
 

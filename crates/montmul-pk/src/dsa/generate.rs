@@ -12,7 +12,7 @@ use num_bigint::BigUint;
 use rand_core::CryptoRngCore;
 use sha2::{Digest, Sha256};
 
-use super::DsaParams;
+use super::params::DsaParams;
 use crate::prime::is_probable_prime;
 use crate::Error;
 

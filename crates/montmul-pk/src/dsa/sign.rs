@@ -11,7 +11,7 @@ use hmac::digest::core_api::BlockSizeUser;
 use hmac::digest::Digest;
 use montmul::Residue;
 
-use super::{DsaPrivateKey, DsaPublicKey};
+use super::key::{DsaPrivateKey, DsaPublicKey};
 use crate::dh::ffc;
 use crate::rfc6979;
 use crate::Error;

@@ -13,8 +13,10 @@ use std::sync::Mutex;
 use montmul::{ct, Modulus, Residue};
 use zeroize::Zeroizing;
 
-use super::keygen::{div_rem, eq, limbs, minus_one, mul, to_be};
-use super::private::{declassify, Blinding, CrtHalves};
+use super::arith::{div_rem, eq, limbs, minus_one, mul, to_be};
+use super::blinding::Blinding;
+use super::crt_halves::CrtHalves;
+use super::declassify::declassify;
 use crate::Error;
 
 /// The smallest modulus a key may have when it is read or built, in bits.
@@ -111,7 +113,7 @@ impl RsaPublicKey {
 
     /// RSAEP (RFC 8017 5.1.1): `m^e mod n` for `m` of exactly k bytes, as k bytes.
     /// Fails with [`Error::InvalidLength`] when `m` is not k bytes long or not below n.
-    /// Constant-time in m (see [`Self::public_op`]), variable-time in e.
+    /// Constant-time in m (see `public_op`), variable-time in e.
     pub fn encrypt_raw(&self, m: &[u8]) -> Result<Vec<u8>, Error> {
         let x = self.residue(m)?;
         Ok(self.public_op(&x).to_be_bytes_padded(self.size())?)
@@ -156,7 +158,7 @@ pub(super) struct OtherPrime {
 /// `dq = d mod (q - 1)` and the coefficient `qinv = q^-1 mod p`, with the moduli of n,
 /// p and q built once, and the blinding pair of its private operation; a multi-prime
 /// key (RFC 8017 3.2, `version` multi) also has its further primes r_3, ..., r_u with
-/// their exponents and coefficients ([`OtherPrime`]). Every secret number is wiped when
+/// their exponents and coefficients (`OtherPrime`). Every secret number is wiped when
 /// the key is dropped (`Zeroizing` buffers, and residues and moduli that wipe
 /// themselves); `Debug` prints the size, the number of primes and e only.
 pub struct RsaPrivateKey {

@@ -7,6 +7,10 @@
 //! constant-time, blinded, and checked against the public key before its result leaves
 //! (`private.rs`). Public-key operations are variable-time in public data only.
 
+mod arith;
+mod blinding;
+mod crt_halves;
+mod declassify;
 mod encoding;
 mod key;
 mod keygen;
@@ -16,7 +20,7 @@ mod pkcs1v15_sign;
 mod private;
 mod pss;
 
+pub use crt_halves::CrtHalves;
+pub(crate) use declassify::declassify;
 pub use key::{RsaPrivateKey, RsaPublicKey, LOAD_MAX_BITS, LOAD_MIN_BITS, MAX_PRIMES};
 pub use keygen::{max_generated_primes, GENERATE_MAX_BITS, GENERATE_MIN_BITS};
-pub(crate) use private::declassify;
-pub use private::CrtHalves;

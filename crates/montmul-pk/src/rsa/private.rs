@@ -3,10 +3,9 @@
 //!
 //! Seeds: RFC 8017 5.1.2 (RSADP with CRT: `m1 = c^dp mod p`, `m2 = c^dq mod q`,
 //! `h = qinv (m1 - m2) mod p`, `m = m2 + q h`, Garner's step); base blinding as
-//! OpenSSL's `BN_BLINDING` does it (Kocher 1996): the key keeps `A = r^e` and
-//! `Ai = r^-1 mod n` for a random r, the input is multiplied by A and the result by Ai,
-//! and after each use both are squared (`(r^2)^e` and `(r^2)^-1`), so that a call pays two
-//! squarings, not an inverse; every 32 uses a fresh r is drawn. The Bellcore defence
+//! OpenSSL's `BN_BLINDING` does it (Kocher 1996): the input is multiplied by `A = r^e`
+//! and the result by `Ai = r^-1 mod n`, a pair the key keeps and renews
+//! (`blinding.rs`). The Bellcore defence
 //! (Boneh, DeMillo, Lipton 1997): the result is raised to e again and compared with
 //! the input before it leaves; a mismatch is [`Error::FaultDetected`].
 //!
@@ -32,78 +31,11 @@ use zeroize::Zeroizing;
 
 use montmul::Residue;
 
-use super::key::{RsaPrivateKey, RsaPublicKey};
+use super::blinding::Blinding;
+use super::crt_halves::CrtHalves;
+use super::declassify::declassify;
+use super::key::RsaPrivateKey;
 use crate::Error;
-
-/// `value`, declared public: a flag computed in constant time from secrets, which the
-/// API reveals by design (a key is consistent, a result passed its fault check), about
-/// to be branched on. The identity; with the `ct-valgrind` feature it also tells
-/// memcheck that the value is defined, so that the valgrind harness
-/// (`examples/ct_valgrind_rsa.rs`) reports every other secret-dependent branch, as
-/// `montmul::ct`'s own declassification does.
-#[inline(always)]
-pub(crate) fn declassify(value: u64) -> u64 {
-    #[cfg(feature = "ct-valgrind")]
-    {
-        let cell = [value];
-        // Not under valgrind: a no-op (the client request is a few instructions).
-        let _ = crabgrind::memcheck::mark_memory(
-            cell.as_ptr().cast(),
-            core::mem::size_of_val(&cell),
-            crabgrind::memcheck::MemState::Defined,
-        );
-        core::hint::black_box(cell)[0]
-    }
-    #[cfg(not(feature = "ct-valgrind"))]
-    value
-}
-
-/// How the private operation runs its two CRT halves (`c^dp mod p`, `c^dq mod q`).
-/// Every choice gives the same result and is constant-time; they differ in speed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CrtHalves {
-    /// One core, the two halves in lockstep where that is faster
-    /// ([`montmul::lanes::pow_x2`] picks: AVX-512 IFMA and halves up to about 1600
-    /// bits, so RSA-2048 and RSA-3072), one after the other elsewhere. The default.
-    #[default]
-    Lockstep,
-    /// One core, one half after the other ([`Residue::pow`] twice): the reference.
-    OneByOne,
-    /// The two halves on two threads, each one [`Residue::pow`]: the p half on a scoped
-    /// thread spawned for the call (on the caller's too where no thread can be
-    /// started), the q half on the caller's. The same work, in less
-    /// time where a second core is free (0.6x of [`CrtHalves::Lockstep`] at 4096 bits
-    /// here; at 2048 bits the thread costs more than it saves: `docs/PERFORMANCE.md`).
-    TwoThreads,
-}
-
-/// Uses of one blinding pair (squared after each) before a fresh random r: OpenSSL's
-/// `BN_BLINDING_COUNTER`.
-const BLINDING_REFRESH: u32 = 32;
-
-/// The blinding pair kept with a key: `a = r^e mod n` and `ai = r^-1 mod n`.
-pub(crate) struct Blinding {
-    a: Residue<u64>,
-    ai: Residue<u64>,
-    uses: u32,
-}
-
-impl Blinding {
-    /// A fresh pair for a random invertible r (an r sharing a factor with n, found
-    /// with probability about 2^-1000, is drawn again). Constant-time in r.
-    fn new(key: &RsaPublicKey, rng: &mut impl CryptoRngCore) -> Self {
-        loop {
-            let r = Residue::random(&key.n, rng);
-            if let Ok(ai) = r.inv() {
-                return Blinding {
-                    a: key.public_op(&r),
-                    ai,
-                    uses: 0,
-                };
-            }
-        }
-    }
-}
 
 impl RsaPrivateKey {
     /// RSADP (RFC 8017 5.1.2): `c^d mod n` for a ciphertext of exactly k bytes, as k
@@ -129,7 +61,7 @@ impl RsaPrivateKey {
         x: &Residue<u64>,
         rng: &mut impl CryptoRngCore,
     ) -> Result<Residue<u64>, Error> {
-        let (a, ai) = self.blinding_pair(rng);
+        let (a, ai) = Blinding::next_pair(&self.blinding, &self.public.n, self.public.e(), rng);
         let blinded = x * &a;
         let y = self.crt(&blinded)?;
         let m = &y * &ai;
@@ -138,29 +70,6 @@ impl RsaPrivateKey {
             return Err(Error::FaultDetected);
         }
         Ok(m)
-    }
-
-    /// The blinding pair for this call, and the kept pair squared for the next one.
-    fn blinding_pair(&self, rng: &mut impl CryptoRngCore) -> (Residue<u64>, Residue<u64>) {
-        // A panic in another thread while holding the lock leaves a pair that is still
-        // valid (each update replaces a whole residue): the poison is ignored.
-        let mut guard = self
-            .blinding
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let fresh = match guard.as_ref() {
-            Some(b) => b.uses >= BLINDING_REFRESH,
-            None => true,
-        };
-        if fresh {
-            *guard = Some(Blinding::new(&self.public, rng));
-        }
-        let b = guard.get_or_insert_with(|| Blinding::new(&self.public, rng));
-        let pair = (b.a.clone(), b.ai.clone());
-        b.a.square_assign();
-        b.ai.square_assign();
-        b.uses += 1;
-        pair
     }
 
     /// Chooses how the private operation runs its two CRT halves (default
@@ -281,22 +190,6 @@ mod tests {
             );
         }
         assert!(load().decrypt_raw(&c, &mut OsRng).is_ok());
-    }
-
-    #[test]
-    fn the_blinding_pair_stays_consistent_over_refreshes() {
-        let key = test_key();
-        let c = ciphertext(&key);
-        let first = key.decrypt_raw(&c, &mut OsRng).expect("decrypts");
-        for _ in 0..2 * BLINDING_REFRESH + 3 {
-            assert_eq!(key.decrypt_raw(&c, &mut OsRng).expect("decrypts"), first);
-        }
-        let guard = key.blinding.lock().expect("lock");
-        let b = guard.as_ref().expect("a pair");
-        // a = r^e and ai = r^-1: a ai^e = 1.
-        let check = &b.a * &key.public.public_op(&b.ai);
-        assert_eq!(check, Residue::one(&key.public.n));
-        assert!(b.uses <= BLINDING_REFRESH);
     }
 
     #[test]

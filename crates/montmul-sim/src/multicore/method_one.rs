@@ -56,7 +56,7 @@
 //! (the result is below M): it is not made, and the data memory already holds it.
 
 use super::code::{Operands, Program};
-use super::Config;
+use super::config::Config;
 use crate::SimError;
 
 mod code;

@@ -42,65 +42,18 @@
 //! stored).
 
 use super::code::{Operands, Program};
-use super::emit::Emit;
-use super::isa::{Addr, Instr, Reg, Traffic};
-use super::registers::{MP, SCRATCH_REGISTERS, T, Y, ZERO};
-use super::{method_one, Config, Method};
+use super::config::{Config, Method};
+use super::method_one;
 use crate::SimError;
 
+mod builder;
 mod epilogue;
 mod iteration;
 mod residency;
 mod sliced;
 
+use builder::{Builder, Layout};
 use iteration::Blocks;
-
-// The scratch registers of this generator, after those of `super::registers`. `Mul`
-// writes a pair (r, r + 1).
-const L1: Reg = 5;
-const L2: Reg = 7;
-const S: Reg = 9;
-const C: Reg = 10;
-const BB: Reg = 11;
-const ELO: Reg = 12;
-const EHI: Reg = 13;
-const XT: Reg = 14;
-const MT: Reg = 15;
-const ZT: Reg = 16;
-const BT: Reg = 17;
-const U: Reg = 18; // and 19
-const NC: Reg = 20;
-const DC: Reg = 21;
-const DC2: Reg = 22;
-const D: Reg = 23;
-/// V's carry past the slice's top word, until it joins E_hi (the epilogue's DC is free
-/// during the loop).
-const VH: Reg = DC;
-
-// The epilogue works on two words at a time; the loop's registers are free by then.
-// Temporaries for loaded words, constants, sums, selection products (with r + 1) and
-// results, for the first and the second word.
-const PAIR_X: [Reg; 2] = [XT, ZT];
-const PAIR_M: [Reg; 2] = [MT, BT];
-const PAIR_D: [Reg; 2] = [D, C];
-const PAIR_U: [Reg; 2] = [U, L1];
-const PAIR_S: [Reg; 2] = [S, BB];
-
-/// Where an input word comes from.
-#[derive(Clone, Copy, Debug)]
-enum Src {
-    Zero,
-    Reg(Reg),
-    Mem(Addr, Traffic),
-}
-
-/// Where an output word goes.
-#[derive(Clone, Copy, Debug)]
-enum Dst {
-    Drop,
-    Reg(Reg),
-    Mem(Addr, Traffic),
-}
 
 /// Generates the program of `config` for these operands (method-I with its carry chains
 /// in the form `block` says: [`super::method_one`]).
@@ -142,65 +95,4 @@ pub fn generate(
         in_loop,
         urgency: Vec::new(),
     })
-}
-
-struct Layout {
-    x: Addr,
-    y: Addr,
-    m: Addr,
-    mp: Addr,
-    neg_m: Addr,
-}
-
-struct Builder {
-    memory: Vec<u64>,
-    code: Vec<Vec<Instr>>,
-}
-
-impl Emit for Builder {
-    fn emit(&mut self, core: usize, instr: Instr) {
-        self.code[core].push(instr);
-    }
-}
-
-impl Builder {
-    fn alloc(&mut self, words: usize) -> Addr {
-        let at = self.memory.len() as Addr;
-        self.memory.resize(self.memory.len() + words, 0);
-        at
-    }
-
-    fn place(&mut self, words: &[u64]) -> Addr {
-        let at = self.memory.len() as Addr;
-        self.memory.extend_from_slice(words);
-        at
-    }
-
-    /// The register holding `src` (loading it into `temp` if it is in memory).
-    fn fetch(&mut self, core: usize, src: Src, temp: Reg) -> Reg {
-        match src {
-            Src::Zero => ZERO,
-            Src::Reg(r) => r,
-            Src::Mem(addr, traffic) => {
-                self.load(core, temp, addr, traffic);
-                temp
-            }
-        }
-    }
-
-    /// Sets `reg` to `src`.
-    fn fetch_into(&mut self, core: usize, src: Src, reg: Reg) {
-        match src {
-            Src::Zero => self.sub(core, reg, ZERO, ZERO),
-            Src::Reg(r) if r == reg => {}
-            Src::Reg(r) => self.add(core, reg, r, ZERO),
-            Src::Mem(addr, traffic) => self.load(core, reg, addr, traffic),
-        }
-    }
-
-    fn put(&mut self, core: usize, dst: Dst, reg: Reg) {
-        if let Dst::Mem(addr, traffic) = dst {
-            self.store(core, reg, addr, traffic);
-        }
-    }
 }

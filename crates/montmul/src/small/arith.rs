@@ -2,7 +2,8 @@
 //! masked correction each) and the Montgomery product and square (the kernel chosen
 //! for the modulus). Every one is constant-time and keeps values in `[0, n)`.
 
-use super::{FieldElement, FieldModulus};
+use super::element::FieldElement;
+use super::modulus::FieldModulus;
 use crate::ct;
 
 impl<const N: usize> FieldModulus<N> {

@@ -3,7 +3,8 @@
 
 use core::fmt;
 
-use super::FieldModulus;
+use super::modulus::FieldModulus;
+use super::words::be_bytes_to_words;
 use crate::{ct, Error};
 
 /// A value `x` in `[0, n)` held in Montgomery form, `x R mod n` with R = 2^(64 N), as
@@ -169,21 +170,6 @@ fn from_words<const N: usize>(
     }
     // x R^2 R^-1 = x R mod n, below n.
     Ok(FieldElement(p.mont_mul(x, p.r2())))
-}
-
-/// Big-endian bytes as `N` little-endian words, and the OR of every byte that does not
-/// fit (non-zero when the value needs more than `N` words). Constant-time: every index
-/// depends on the position only.
-pub(super) fn be_bytes_to_words<const N: usize>(bytes: &[u8]) -> ([u64; N], u64) {
-    let mut x = [0u64; N];
-    let mut overflow = 0u64;
-    for (k, &b) in bytes.iter().rev().enumerate() {
-        match x.get_mut(k / 8) {
-            Some(w) => *w |= (b as u64) << (8 * (k % 8)),
-            None => overflow |= b as u64,
-        }
-    }
-    (x, overflow)
 }
 
 /// Hexadecimal text as `N` little-endian words and the OR of the digits that do not fit.

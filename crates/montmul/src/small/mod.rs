@@ -47,6 +47,7 @@ mod arith;
 mod element;
 mod modulus;
 mod pow;
+mod words;
 
 pub use element::FieldElement;
 pub use modulus::{FieldKernel, FieldModulus, FIELD_MAX_LIMBS};

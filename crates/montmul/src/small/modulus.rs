@@ -166,7 +166,7 @@ impl<const N: usize> FieldModulus<N> {
         if bytes.is_empty() {
             return Err(Error::EmptyModulus);
         }
-        let (limbs, overflow) = super::element::be_bytes_to_words::<N>(bytes);
+        let (limbs, overflow) = super::words::be_bytes_to_words::<N>(bytes);
         if overflow != 0 {
             let limbs = crate::encoding::be_bytes_to_limbs::<u64>(bytes);
             return Err(Error::ModulusTooLarge {

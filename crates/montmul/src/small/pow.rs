@@ -8,7 +8,8 @@
 //! reads the table entry through masks over all 16 entries (the exponent never becomes
 //! an address), as OpenSSL's `BN_mod_exp_mont_consttime` does with its window.
 
-use super::{FieldElement, FieldModulus};
+use super::element::FieldElement;
+use super::modulus::FieldModulus;
 use crate::ct;
 
 /// Bits per exponent digit.

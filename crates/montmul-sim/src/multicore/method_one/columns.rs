@@ -4,10 +4,10 @@ use super::code::Code;
 use super::registers::{Regs, EOUT, JUNK, ONES, SEL};
 use super::setup::Setup;
 use crate::multicore::code::{Operands, Program};
+use crate::multicore::config::Config;
 use crate::multicore::emit::Emit;
 use crate::multicore::isa::{Addr, Reg, Traffic};
 use crate::multicore::registers::{MP, T, Y, ZERO};
-use crate::multicore::Config;
 use crate::SimError;
 
 /// Method-I in column form (seed 002, Alg. 1 word by word, as sec. 4 describes core-1

@@ -8,10 +8,10 @@ use super::registers::{Regs, CHAIN_D, CHAIN_U, CHAIN_W, CTOP, EKEEP, EOUT, JUNK,
 use super::setup::Setup;
 use super::split;
 use crate::multicore::code::{Operands, Program};
+use crate::multicore::config::Config;
 use crate::multicore::emit::Emit;
 use crate::multicore::isa::{Addr, Instr, Reg, Traffic};
 use crate::multicore::registers::{MP, T, Y, ZERO};
-use crate::multicore::Config;
 use crate::SimError;
 
 /// Method-I in row form with its chains cut every `block` (>= 2) positions: each

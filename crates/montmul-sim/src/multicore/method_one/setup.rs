@@ -5,10 +5,10 @@ use super::code::Code;
 use super::registers::{Regs, CARRY, CHAIN_D, FLAG, ONES, SEL};
 use super::subtraction::{differences, select};
 use crate::multicore::code::Operands;
+use crate::multicore::config::Config;
 use crate::multicore::emit::Emit;
 use crate::multicore::isa::{Addr, Instr, Reg, Traffic};
 use crate::multicore::registers::{Residency, MP, SCRATCH_REGISTERS, Y, ZERO};
-use crate::multicore::Config;
 use crate::SimError;
 
 /// What both forms of method-I share before their iterations: the registers, the data

@@ -1,13 +1,13 @@
 //! The epilogue after the loop: the carries added in and passed up from core to core,
 //! and the conditional subtraction of M selected word by word.
 
-use super::{
-    Builder, Layout, Src, BT, DC, DC2, EHI, ELO, NC, PAIR_D, PAIR_M, PAIR_S, PAIR_U, PAIR_X, S,
-    SCRATCH_REGISTERS, U, ZERO,
+use super::builder::{
+    Builder, Layout, Src, BT, DC, DC2, EHI, ELO, NC, PAIR_D, PAIR_M, PAIR_S, PAIR_U, PAIR_X, S, U,
 };
+use crate::multicore::config::Config;
 use crate::multicore::emit::Emit;
 use crate::multicore::isa::{Addr, Reg, Traffic};
-use crate::multicore::Config;
+use crate::multicore::registers::{SCRATCH_REGISTERS, ZERO};
 
 /// What one core holds of Z after the loop: the words [a, b), the stored part of its top
 /// word b - 1 (the boundary word from the next core, or nothing), and its E.

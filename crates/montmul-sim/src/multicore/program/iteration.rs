@@ -1,12 +1,10 @@
 //! One iteration of the outer loop on one core's slice, row by row (see the module doc
 //! of `program`), and the register blocks of the accumulator, the rows and the result.
 
-use super::{
-    Builder, Dst, Src, BB, BT, D, EHI, ELO, L1, L2, MP, MT, NC, S, SCRATCH_REGISTERS, T, VH, XT, Y,
-    ZERO, ZT,
-};
+use super::builder::{Builder, Dst, Src, BB, BT, D, EHI, ELO, L1, L2, MT, NC, S, VH, XT, ZT};
 use crate::multicore::emit::Emit;
 use crate::multicore::isa::{Addr, Instr, Reg, Traffic};
+use crate::multicore::registers::{MP, SCRATCH_REGISTERS, T, Y, ZERO};
 
 /// One iteration of one core on the words [a, b) (q = b - a words).
 pub(super) struct Iteration {

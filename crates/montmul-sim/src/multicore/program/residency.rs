@@ -1,10 +1,11 @@
 //! The loads of the words of X and M a core keeps in its S_rf registers for the whole
 //! loop ([`Residency`]), and where each word of its slice comes from in every iteration.
 
-use super::{Builder, Layout, Src, SCRATCH_REGISTERS};
+use super::builder::{Builder, Layout, Src};
 use crate::multicore::emit::Emit;
 use crate::multicore::isa::{Addr, Reg, Traffic};
 use crate::multicore::registers::Residency;
+use crate::multicore::registers::SCRATCH_REGISTERS;
 use crate::SimError;
 
 /// Where a core finds the words of its slice of X and M.

@@ -1,14 +1,15 @@
 //! The sliced schedule of a single core and of method-II: core k owns the words
 //! [a_k, b_k) for the whole loop.
 
+use super::builder::{Builder, Dst, Layout, Src, EHI};
 use super::epilogue::Part;
 use super::iteration::{Blocks, Iteration};
 use super::residency::Placement;
-use super::{Builder, Dst, Layout, Src, EHI, MP};
+use crate::multicore::config::Config;
 use crate::multicore::emit::Emit;
 use crate::multicore::isa::{Addr, Reg, Traffic};
 use crate::multicore::registers::Residency;
-use crate::multicore::Config;
+use crate::multicore::registers::MP;
 use crate::SimError;
 
 /// One core's share of a sliced schedule.
