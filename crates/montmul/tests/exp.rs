@@ -191,6 +191,7 @@ fn ifma_here(test: &str) -> bool {
 /// `pow` on the digit path (`amm52-ifma` and `auto` moduli) against the oracle for
 /// `n`, under both policies: bases 0, 1, n-1 and random, exponents empty, 0, 1,
 /// all ones and random of up to `max_exp_len` bytes.
+#[cfg(target_arch = "x86_64")]
 fn check_digit_path(rng: &mut TestRng, n: &BigUint, max_exp_len: usize) {
     let s = (n.bits() as u32).div_ceil(64) as usize;
     let bases = [
