@@ -31,7 +31,7 @@ use core::fmt;
 
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::kernel::PowDomain;
+use crate::kernel::traits::PowDomain;
 use crate::{Error, Limb, Modulus};
 
 pub use crate::trace::{Step, Trace};

@@ -21,7 +21,7 @@
 //! Words: 64 only. Reduction: `Full` and `Lazy`. Constant-time: yes (fixed loop
 //! bounds, masked final subtraction).
 
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::mpn::{self, AddMul, Portable};
 use crate::{Modulus, Reduction};
 

@@ -41,7 +41,7 @@
 
 use crate::arch::Avx512Ifma;
 use crate::exp::Trace;
-use crate::kernel::KernelInfo;
+use crate::kernel::traits::KernelInfo;
 use crate::{Error, Limb, Reduction, Residue};
 
 #[cfg(target_arch = "x86_64")]

@@ -28,7 +28,7 @@ pub trait Limb:
     + Sync
     + zeroize::DefaultIsZeroes
     + 'static
-    + crate::kernel::PerWord
+    + crate::kernel::traits::PerWord
 {
     /// Width of the word in bits (`w` in the seeds).
     const BITS: u32;

@@ -30,7 +30,7 @@
 //! subtraction).
 
 use super::accumulator::Accumulator;
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::{ct, Limb, Modulus, Reduction};
 
 /// The CIHS kernel.

@@ -13,7 +13,7 @@
 //! Words: 8, 16, 32, 64. Reduction: `Full` (final subtraction with masks) and `Lazy`.
 //! Constant-time: yes (fixed loop bounds, masked final subtraction).
 
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::{ct, Limb, Modulus, Reduction};
 
 /// The CIOS kernel.

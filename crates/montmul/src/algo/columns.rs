@@ -66,7 +66,7 @@
 //! inputs and output in [0, 2M)). Constant-time: yes (the only indices are the loop
 //! counters; no branch on data).
 
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::{Limb, Modulus, Reduction};
 
 /// The column-wise 4-lane kernel.

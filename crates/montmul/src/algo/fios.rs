@@ -15,7 +15,7 @@
 //! subtraction).
 
 use super::scratch;
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::{ct, Limb, Modulus, Reduction};
 
 /// The FIOS kernel.

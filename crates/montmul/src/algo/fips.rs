@@ -20,7 +20,7 @@
 //! accumulator, masked final subtraction).
 
 use super::accumulator::Accumulator;
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::{ct, Limb, Modulus, Reduction};
 
 /// The FIPS kernel.

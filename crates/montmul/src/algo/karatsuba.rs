@@ -23,7 +23,7 @@
 use std::sync::OnceLock;
 
 use crate::arch::{Adx, Mulx};
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::mpn::{self, AddMul, Portable};
 use crate::{thresholds, Modulus, Reduction};
 

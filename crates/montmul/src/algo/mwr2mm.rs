@@ -32,7 +32,7 @@
 //! Constant-time: yes (bits of X and q become masks; fixed loop bounds).
 
 use crate::encoding::bit;
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::{ct, Error, Limb, Modulus, Reduction};
 
 /// The MWR2MM kernel.

@@ -22,7 +22,7 @@
 //! (masked to zero when their bit is 0), and the loop bounds depend only on s.
 
 use crate::encoding::bit;
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::{ct, Limb, Modulus, Reduction};
 
 /// The radix-2 bit-serial kernel.

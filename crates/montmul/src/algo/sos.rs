@@ -20,7 +20,7 @@
 //! final subtraction are branch-free).
 
 use super::scratch;
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::{ct, Limb, Modulus, Reduction};
 
 /// The SOS kernel.

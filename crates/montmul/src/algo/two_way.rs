@@ -39,7 +39,7 @@
 //! Words: 8, 16, 32, 64. Reduction: `Full` and `Lazy`. Constant-time: yes (fixed loop
 //! bounds; the final correction is a masked addition).
 
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::{ct, Limb, Modulus, Reduction};
 
 /// The 2-way (D - E) kernel.

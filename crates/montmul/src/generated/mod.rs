@@ -57,7 +57,7 @@
 //! Constant-time: yes (straight-line code, masked final subtraction).
 
 use crate::fixed::{words, words_mut};
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::{Modulus, Reduction};
 
 /// The named kernel `gen-cios`: for each modulus it resolves to the generated code of

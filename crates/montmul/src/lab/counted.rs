@@ -39,7 +39,7 @@ use core::cell::Cell;
 use core::cmp::Ordering;
 use core::fmt;
 
-use crate::kernel::{Kernel, PerWord};
+use crate::kernel::traits::{Kernel, PerWord};
 use crate::{algo, arch, Error, Limb, Modulus, Reduction};
 
 /// Operation counts, in seed 001's categories (see the module documentation for which

@@ -50,7 +50,7 @@
 use core::arch::x86_64::*;
 
 use crate::arch::cpu::{Avx2, Avx512Bw};
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::{Modulus, Reduction};
 
 /// `columns-sse2`: 4 lanes of 32 bits per 128-bit vector.

@@ -35,7 +35,7 @@
 use core::arch::x86_64::*;
 
 use crate::arch::cpu::Avx2;
-use crate::kernel::{portable, Kernel, KernelInfo};
+use crate::kernel::traits::{portable, Kernel, KernelInfo};
 use crate::{ct, Modulus, Reduction, MAX_BITS};
 
 /// The most 32-bit limbs a modulus has: ceil((MAX_BITS + 2) / 32) under the lazy

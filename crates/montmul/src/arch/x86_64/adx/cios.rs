@@ -59,7 +59,7 @@
 
 use crate::arch::cpu::Adx;
 use crate::fixed::{words, words_mut};
-use crate::kernel::{Kernel, KernelInfo};
+use crate::kernel::traits::{Kernel, KernelInfo};
 use crate::{Modulus, Reduction};
 
 /// The named kernel `mulx-cios`: for each modulus it resolves to the unrolled code of

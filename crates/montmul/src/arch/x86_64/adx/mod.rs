@@ -28,7 +28,7 @@
 
 use crate::arch::cpu::Adx;
 use crate::fixed::{self, words, words_mut, PerSize};
-use crate::kernel::{Kernel, KernelInfo};
+use crate::kernel::traits::{Kernel, KernelInfo};
 use crate::mpn::{self, AddMul};
 use crate::{Modulus, Reduction};
 

@@ -47,7 +47,7 @@ use super::finish::finish;
 use super::mul::mul_digits;
 use super::sqr::sqr_digits;
 use crate::arch::cpu::Avx512Ifma;
-use crate::kernel::PowDomain;
+use crate::kernel::traits::PowDomain;
 use crate::{Modulus, Reduction};
 use zeroize::{Zeroize, Zeroizing};
 

@@ -109,7 +109,7 @@ use mul::{mul, sqr_by_mul, Mul};
 use sqr::{sqr_wide, Sqr, SQR_WIDE_VECTORS};
 
 use crate::arch::cpu::Avx512Ifma;
-use crate::kernel::{Kernel, KernelInfo, PowDomain};
+use crate::kernel::traits::{Kernel, KernelInfo, PowDomain};
 use crate::{Modulus, Reduction};
 
 /// The `amm52-ifma` kernel.
