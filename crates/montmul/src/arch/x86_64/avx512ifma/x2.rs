@@ -565,11 +565,11 @@ pub fn fits(a: &Modulus<u64>, b: &Modulus<u64>) -> bool {
 }
 
 /// The most vectors per half for which [`crate::lanes`] picks the pair kernel: where
-/// [`pow_x2`] measured faster than two single exponentiations (0.77-0.82x of their time
-/// at 1024 bits, 0.91-0.92x at 1536; `docs/PERFORMANCE.md`, "Two exponentiations in
-/// lockstep"). From 5 vectors (2048 bits) one product's step is already bound by
-/// instruction issue, not by its chain, and the pair measured at parity (2048 bits)
-/// or 3-5% slower (3072, 4096).
+/// [`pow_x2`] measured faster than two single exponentiations (0.74x of their time at
+/// 1024 bits, 0.93x at 1536; `docs/PERFORMANCE.md`, "Two exponentiations in
+/// lockstep"). From 5 vectors (2048 bits) the pair, bound by its multiply-adds, gains
+/// nothing over two products each bound by its chain: 1.06x at 2048 bits, 1.03-1.05x
+/// at 3072 and 4096 in earlier runs.
 pub const X2_PICKED_VECTORS: usize = 4;
 
 /// Whether [`crate::lanes`] runs `a` and `b` in lockstep: [`fits`], at most
