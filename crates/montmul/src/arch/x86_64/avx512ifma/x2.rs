@@ -53,8 +53,8 @@
 //!   a longer chain (q waits for a broadcast, a multiply-add and the read back), which
 //!   the other half covers.
 //!
-//! [`X2_YMM_DIGITS`] picks the width: 256 bits where five registers hold 20 digits that
-//! take three 512-bit ones (1024-bit halves), 512 bits elsewhere.
+//! [`X2_YMM_DIGITS`] picks the width: 256 bits where five registers hold the 17 to 20
+//! digits that take three 512-bit ones (1024-bit halves have 20), 512 bits elsewhere.
 //!
 //! The vector's lane 0 is never read as a value: in the chained form it misses lane
 //! 0's carry, in the low-first form it takes the high halves that t already holds, and
@@ -86,8 +86,10 @@
 //! Constant-time: yes, by construction. The loop counts depend on the digit count, the
 //! table size and the exponents' byte lengths only; the only secrets are the digits,
 //! the exponent digits and the masks made from them; no branch and no address depends on
-//! them. The valgrind harness (`tests/ct_valgrind.rs`) cannot run AVX-512, so this
-//! path is covered by the statistical timing check (`montmul ct-check`) instead.
+//! them; the register width is chosen by the digit count and the CPU. The valgrind
+//! harness (`tests/ct_valgrind.rs`) cannot run AVX-512, and the statistical timing
+//! check (`montmul ct-check`) has no path for the pair yet (`docs/SECURITY.md`, the
+//! pair kernel's run of 2026-11-26): here the claim rests on the construction.
 
 use core::arch::x86_64::*;
 
