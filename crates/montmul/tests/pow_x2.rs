@@ -152,7 +152,9 @@ fn check(
 }
 
 /// The sizes per half: one or two for each vector count 2 ..= 10 of the pair kernel
-/// (512, 832, 1024, 1280, 1536, 1792, 2048, 2304, 2560, 3072, 3584, 4096 bits).
+/// (512, 832, 1024, 1280, 1536, 1792, 2048, 2304, 2560, 3072, 3584, 4096 bits). Both
+/// step forms run: 832 bits (17 or 18 digits) and 1024 bits under `Full` (20 digits)
+/// on 256-bit registers (`x2::X2_YMM_DIGITS`), the others on 512-bit ones.
 const SIZES: [u32; 12] = [
     512, 832, 1024, 1280, 1536, 1792, 2048, 2304, 2560, 3072, 3584, 4096,
 ];

@@ -13,22 +13,59 @@
 //! One product of `amm52-ifma` ([`super`]) is d word-serial steps, and each step waits
 //! for the previous one's lane 0 to compute its q: a scalar chain of a multiplication
 //! by n0', a 128-bit product and a few additions. At 1024 bits (20 digits, 3 vectors)
-//! a step has 12 multiply-adds, 6 cycles of the two IFMA ports, against a longer chain,
-//! so the multipliers idle. Two products with nothing in common fill each other's gaps:
-//! each step of the loop here does one step of each ([`Half::step`]), the two chains
-//! run side by side in the out-of-order window, and the multiply-adds of one cover the
-//! latency of the other. The two halves have their own modulus, n0' and operands but the
-//! same digit count d (the loop count), so nothing in the loop branches on which half.
+//! a step has 12 multiply-adds, 12 cycles of this CPU's IFMA units (one 512-bit or two
+//! 256-bit multiply-adds a cycle, measured), against a chain of about 17, so the
+//! multipliers idle. Two products with nothing in common fill each other's gaps: each
+//! step of the loop here does one step of each (`Half::step`), the two chains run
+//! side by side in the out-of-order window, and the multiply-adds of one cover the
+//! latency of the other. The two halves have their own modulus, n0' and operands but
+//! the same digit count d (the loop count), so nothing in the loop branches on which
+//! half. Two steps are then bound by the multiply-adds, not by the chain: the pair
+//! costs what its multiply-adds cost, which is why it runs on as few lanes as hold the
+//! digits (below).
 //!
 //! [`crate::lanes`] picks the pair up to [`X2_PICKED_VECTORS`] vectors per half, where
 //! it measured faster than the two exponentiations one after the other; [`pow_x2`]
 //! here runs it at every size it covers.
 //!
-//! Each half's step is exactly the step of [`super::mul::mul_vectors`] (module doc of
-//! [`super`]: the scalar lane 0, q 2^12, the chained halves up to
-//! [`X2_CHAINED_VECTORS`]), so each half's result is the very value that `amm52-ifma`
-//! computes: the same q at every step, the same normalised digits. Bounds: each half
-//! as there (every lane below d 2^54 + 2^12 < 2^64).
+//! # The step
+//!
+//! One implementation over the register width (`Reg`: 256-bit registers of 4 digits
+//! or 512-bit ones of 8) and the register count W, in two forms; both keep the exact
+//! lane 0 in a scalar (`r0`), compute q = (r0 + a_0 b_i) n0' mod 2^52 from it, and
+//! carry lane 0 out with t = r0 + a_0 b_i + n_0 q computed in full (two 64 x 64-bit
+//! products, 128-bit sums): t is 0 mod 2^52 and t / 2^52 is the carry together with
+//! lane 0's high halves.
+//!
+//! - The chained form, on 512-bit registers (`mul_x2_zmm`): the step of
+//!   [`super::mul::mul_vectors`] (module doc of [`super`]). Lane 1 is read from the
+//!   accumulator at the start of the step and the next lane 0 formed in scalar
+//!   (lo52(a_1 b_i) and lo52(n_1 q) with two more scalar multiplications), so the next
+//!   q waits for no vector op; each register's four halves are summed off the
+//!   accumulator (low halves with a and n shifted down one lane) and added after its
+//!   shift, up to [`X2_CHAINED_VECTORS`] registers (above, the low halves go into the
+//!   accumulator before the shift).
+//! - The low-first form, on 256-bit registers (`mul_x2_ymm`), after OpenSSL's
+//!   `amm52x20_x1` step (`rsaz-2k-avx512.pl`): lo52(a b_i) and lo52(n q) straight into
+//!   the accumulator, one lane shift, the next lane 0 read off the shifted accumulator
+//!   (one `vmovq`) plus t / 2^52, then hi52(a b_i) and hi52(n q) into it. Fewer
+//!   instructions (no shifted copies, no sum registers, three scalar multiplications),
+//!   a longer chain (q waits for a broadcast, a multiply-add and the read back), which
+//!   the other half covers.
+//!
+//! [`X2_YMM_DIGITS`] picks the width: 256 bits where five registers hold the 17 to 20
+//! digits that take three 512-bit ones (1024-bit halves have 20), 512 bits elsewhere.
+//!
+//! The vector's lane 0 is never read as a value: in the chained form it misses lane
+//! 0's carry, in the low-first form it takes the high halves that t already holds, and
+//! each step's shift drops it; `Half::finish` puts `r0` in its place. q is the q of
+//! `mul_vectors` at every step (the same value mod 2^52 of the same r0 + a_0 b_i), so
+//! each half's result is the very value that `amm52-ifma` computes, the same normalised
+//! digits (the unit test below compares them digit for digit, both widths). Bounds: a
+//! lane j >= 1 takes at most four halves (2^52 - 1 each) a step, in either form (two
+//! low halves of digit j + 1 before the shift, two high halves of digit j after, or
+//! their sum), so every lane stays below d 2^54 + 2^54; `r0` is such a lane plus t /
+//! 2^52 < 2^12 + 2^53. All below 2^64 for d <= 80; t < 2^64 + 2^105 fits in 128 bits.
 //!
 //! Squaring: for the vector counts here (at most 10) `amm52-ifma` squares with its
 //! multiplication ([`super::sqr::sqr_digits`] uses the wide squaring only from
@@ -49,14 +86,16 @@
 //! Constant-time: yes, by construction. The loop counts depend on the digit count, the
 //! table size and the exponents' byte lengths only; the only secrets are the digits,
 //! the exponent digits and the masks made from them; no branch and no address depends on
-//! them. The valgrind harness (`tests/ct_valgrind.rs`) cannot run AVX-512, so this
-//! path is covered by the statistical timing check (`montmul ct-check`) instead.
+//! them; the register width is chosen by the digit count and the CPU. The valgrind
+//! harness (`tests/ct_valgrind.rs`) cannot run AVX-512, and the statistical timing
+//! check (`montmul ct-check`) has no path for the pair yet (`docs/SECURITY.md`, the
+//! pair kernel's run of 2026-11-26): here the claim rests on the construction.
 
 use core::arch::x86_64::*;
 
 use zeroize::Zeroizing;
 
-use super::digits::{load_vectors, shifted_down, store_vectors, DIGIT};
+use super::digits::{load_vectors, store_vectors, DIGIT};
 use super::exp::{shape as domain_shape, Digits};
 use super::finish::normalise_vectors;
 use crate::arch::cpu::Avx512Ifma;
@@ -67,11 +106,6 @@ use crate::Modulus;
 /// The most vectors per half the pair kernel is built for: 10 vectors, 80 digits,
 /// moduli up to 4096 bits (79 digits) under either reduction.
 pub const X2_MAX_VECTORS: usize = 10;
-
-/// The largest vector count for which a half's step chains each vector's four
-/// halves into one sum off the accumulator (as [`super::mul::CHAINED_VECTORS`] for
-/// one product, which holds twice the registers per product).
-pub const X2_CHAINED_VECTORS: usize = super::mul::CHAINED_VECTORS;
 
 /// `x`, kept in a general-purpose register and hidden from the optimiser. Without it
 /// the SLP vectoriser fuses the two halves' scalar chains (lane 0 and q, which are
@@ -88,121 +122,287 @@ fn in_gpr(mut x: u64) -> u64 {
     x
 }
 
-/// One product of the pair inside the loop: its operand and modulus as vectors (and
-/// shifted down one lane, for the chained form), the scalars of its lane 0, and its
-/// accumulator.
-struct Half<const V: usize> {
-    av: [__m512i; V],
-    ad1: [__m512i; V],
-    nv: [__m512i; V],
-    nd1: [__m512i; V],
-    a0: u64,
-    a1: u64,
-    n0: u64,
-    n1: u64,
-    /// (n0' mod 2^52) 2^12.
-    k0s: u64,
-    acc: [__m512i; V],
-    /// The exact lane 0, in scalar.
-    r0: u64,
+/// A register of 52-bit digits, one per 64-bit lane: the operations a step of the pair
+/// needs, for 256-bit (`__m256i`, AVX-512VL) and 512-bit (`__m512i`) registers. The
+/// step is written once over this trait; which width a size runs on is
+/// [`X2_YMM_DIGITS`]' choice.
+///
+/// # Safety
+/// Every method needs AVX-512F and AVX-512 IFMA, and for `__m256i` AVX-512VL; they are
+/// only called from functions that enable those features ([`mul_x2_zmm`],
+/// [`mul_x2_ymm`]), into which they are inlined.
+trait Reg: Copy {
+    /// Lanes (digits) per register.
+    const LANES: usize;
+    /// All lanes 0.
+    unsafe fn zero() -> Self;
+    /// Every lane `x`.
+    unsafe fn splat(x: u64) -> Self;
+    /// `acc + lo52(a b)`, lane by lane (`vpmadd52luq`).
+    unsafe fn madd_lo(acc: Self, a: Self, b: Self) -> Self;
+    /// `acc + hi52(a b)`, lane by lane (`vpmadd52huq`).
+    unsafe fn madd_hi(acc: Self, a: Self, b: Self) -> Self;
+    /// `a + b`, lane by lane.
+    unsafe fn add(a: Self, b: Self) -> Self;
+    /// The lanes of `x` shifted down one, lane 0 of `next` in the top lane (`valignq`).
+    unsafe fn down(next: Self, x: Self) -> Self;
+    /// Lane 0, as a scalar.
+    unsafe fn low(x: Self) -> u64;
+    /// Lane 1, as a scalar.
+    unsafe fn lane1(x: Self) -> u64;
+    /// The first `LANES` digits of `x`.
+    unsafe fn load(x: &[u64]) -> Self;
+    /// The registers `x` as 512-bit vectors: `V` of them, lanes past the last register 0.
+    unsafe fn widen<const W: usize, const V: usize>(x: &[Self; W]) -> [__m512i; V];
 }
 
-impl<const V: usize> Half<V> {
-    /// The state before the first step of a (a's digits `av`) times b modulo n.
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    #[inline]
-    fn new(av: [__m512i; V], nv: [__m512i; V], n0: u64) -> Self {
-        let (ad1, nd1) = (shifted_down(&av), shifted_down(&nv));
-        let low = |x: __m512i| _mm_cvtsi128_si64(_mm512_castsi512_si128(x)) as u64;
-        Half {
-            a0: low(av[0]),
-            a1: low(ad1[0]),
-            n0: low(nv[0]),
-            n1: low(nd1[0]),
-            k0s: (n0 & DIGIT) << 12,
-            av,
-            ad1,
-            nv,
-            nd1,
-            acc: [_mm512_setzero_si512(); V],
-            r0: 0,
+impl Reg for __m512i {
+    const LANES: usize = 8;
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        _mm512_setzero_si512()
+    }
+    #[inline(always)]
+    unsafe fn splat(x: u64) -> Self {
+        _mm512_set1_epi64(x as i64)
+    }
+    #[inline(always)]
+    unsafe fn madd_lo(acc: Self, a: Self, b: Self) -> Self {
+        // SAFETY: the caller enables AVX-512F and IFMA (trait doc).
+        unsafe { _mm512_madd52lo_epu64(acc, a, b) }
+    }
+    #[inline(always)]
+    unsafe fn madd_hi(acc: Self, a: Self, b: Self) -> Self {
+        // SAFETY: as in `madd_lo`.
+        unsafe { _mm512_madd52hi_epu64(acc, a, b) }
+    }
+    #[inline(always)]
+    unsafe fn add(a: Self, b: Self) -> Self {
+        _mm512_add_epi64(a, b)
+    }
+    #[inline(always)]
+    unsafe fn down(next: Self, x: Self) -> Self {
+        _mm512_alignr_epi64::<1>(next, x)
+    }
+    #[inline(always)]
+    unsafe fn low(x: Self) -> u64 {
+        _mm_cvtsi128_si64(_mm512_castsi512_si128(x)) as u64
+    }
+    #[inline(always)]
+    unsafe fn lane1(x: Self) -> u64 {
+        _mm_extract_epi64::<1>(_mm512_castsi512_si128(x)) as u64
+    }
+    #[inline(always)]
+    unsafe fn load(x: &[u64]) -> Self {
+        assert!(x.len() >= 8);
+        // SAFETY: 8 words in bounds (checked); loadu has no alignment requirement.
+        unsafe { _mm512_loadu_si512(x.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn widen<const W: usize, const V: usize>(x: &[Self; W]) -> [__m512i; V] {
+        core::array::from_fn(|v| if v < W { x[v] } else { _mm512_setzero_si512() })
+    }
+}
+
+impl Reg for __m256i {
+    const LANES: usize = 4;
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        _mm256_setzero_si256()
+    }
+    #[inline(always)]
+    unsafe fn splat(x: u64) -> Self {
+        _mm256_set1_epi64x(x as i64)
+    }
+    #[inline(always)]
+    unsafe fn madd_lo(acc: Self, a: Self, b: Self) -> Self {
+        // SAFETY: the caller enables AVX-512F, IFMA and VL (trait doc).
+        unsafe { _mm256_madd52lo_epu64(acc, a, b) }
+    }
+    #[inline(always)]
+    unsafe fn madd_hi(acc: Self, a: Self, b: Self) -> Self {
+        // SAFETY: as in `madd_lo`.
+        unsafe { _mm256_madd52hi_epu64(acc, a, b) }
+    }
+    #[inline(always)]
+    unsafe fn add(a: Self, b: Self) -> Self {
+        _mm256_add_epi64(a, b)
+    }
+    #[inline(always)]
+    unsafe fn down(next: Self, x: Self) -> Self {
+        // SAFETY: the caller enables AVX-512F and VL (trait doc).
+        unsafe { _mm256_alignr_epi64::<1>(next, x) }
+    }
+    #[inline(always)]
+    unsafe fn low(x: Self) -> u64 {
+        _mm_cvtsi128_si64(_mm256_castsi256_si128(x)) as u64
+    }
+    #[inline(always)]
+    unsafe fn lane1(x: Self) -> u64 {
+        _mm_extract_epi64::<1>(_mm256_castsi256_si128(x)) as u64
+    }
+    #[inline(always)]
+    unsafe fn load(x: &[u64]) -> Self {
+        assert!(x.len() >= 4);
+        // SAFETY: 4 words in bounds (checked); loadu has no alignment requirement.
+        unsafe { _mm256_loadu_si256(x.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn widen<const W: usize, const V: usize>(x: &[Self; W]) -> [__m512i; V] {
+        let half = |i: usize| if i < W { x[i] } else { _mm256_setzero_si256() };
+        core::array::from_fn(|v| {
+            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(half(2 * v)), half(2 * v + 1))
+        })
+    }
+}
+
+/// The largest register count for which the chained step sums each register's four
+/// halves off the accumulator (as [`super::mul::CHAINED_VECTORS`] for one product,
+/// which holds twice the registers per product); above, the low halves go into the
+/// accumulator before the shift.
+pub const X2_CHAINED_VECTORS: usize = super::mul::CHAINED_VECTORS;
+
+/// One product of the pair inside the loop: its operand and modulus in `W` registers,
+/// their lane 0 in scalar, and its accumulator (whose exact lane 0, `r0`, the loop
+/// holds as a local: kept in this struct, the SLP vectoriser packed it with the three
+/// scalars here into one vector, and every step extracted them and inserted it back).
+struct Half<T: Reg, const W: usize> {
+    av: [T; W],
+    nv: [T; W],
+    ad1: [T; W],
+    nd1: [T; W],
+    a0: u64,
+    n0: u64,
+    a1: u64,
+    n1: u64,
+    /// -n^-1 mod 2^52 in the low 52 bits (the bits above are not used).
+    k0: u64,
+    acc: [T; W],
+}
+
+impl<T: Reg, const W: usize> Half<T, W> {
+    /// The state before the first step of a times b modulo n: `a` and `n` hold at
+    /// least `W T::LANES` digits.
+    ///
+    /// # Safety
+    /// As [`Reg`]'s methods.
+    #[inline(always)]
+    unsafe fn new(a: &[u64], n: &[u64], k0: u64) -> Self {
+        // SAFETY: the caller enables the features; `Reg::load` checks the lengths.
+        unsafe {
+            let load = |x: &[u64]| core::array::from_fn(|v| T::load(&x[v * T::LANES..]));
+            let (av, nv): ([T; W], [T; W]) = (load(a), load(n));
+            let down = |x: &[T; W]| {
+                core::array::from_fn(|v| {
+                    T::down(if v + 1 < W { x[v + 1] } else { T::zero() }, x[v])
+                })
+            };
+            Half {
+                a0: a[0],
+                n0: n[0],
+                a1: a[1],
+                n1: n[1],
+                k0,
+                ad1: down(&av),
+                nd1: down(&nv),
+                av,
+                nv,
+                acc: [T::zero(); W],
+            }
         }
     }
 
-    /// One word-serial step with b's digit `bi`: the step of
-    /// [`super::mul::mul_vectors`] (see there and the module doc of [`super`] for the
-    /// bounds), its sums first formed for every vector and then added after the shift,
-    /// in two passes (at most [`X2_MAX_VECTORS`] vectors here, where the compiler
-    /// unrolls both).
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    #[inline]
-    fn step(&mut self, bi: u64) {
-        let zero = _mm512_setzero_si512();
-        let bv = _mm512_set1_epi64(bi as i64);
-        let x1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128(self.acc[0])) as u64;
-        // All four 52 x 52-bit products are below 2^104.
-        let pa0 = u128::from(self.a0) * u128::from(bi);
-        let t = self.r0 + (pa0 as u64 & DIGIT);
-        let qs = in_gpr(t.wrapping_mul(self.k0s));
-        let q = qs >> 12;
-        // t + lo52(n_0 q) is t rounded up to a multiple of 2^52: its carry into lane 1
-        // is ceil(t / 2^52) (t below 2^63, so t + 2^52 - 1 does not wrap; one
-        // instruction fewer than `mul_vectors`' form, and each counts here).
-        let c = (t + DIGIT) >> 52;
-        let h0 = ((u128::from(self.n0) * u128::from(qs)) >> 64) as u64;
-        // Every sum here is a lane value, below the bound of `super`'s module doc.
-        self.r0 = in_gpr(
-            (x1 + (self.a1.wrapping_mul(bi) & DIGIT) + (pa0 >> 52) as u64 + c)
-                + (self.n1.wrapping_mul(qs) >> 12)
-                + h0,
-        );
-        let qv = _mm512_set1_epi64(q as i64);
-        let mut hi = [zero; V];
-        for (v, h) in hi.iter_mut().enumerate() {
-            if V <= X2_CHAINED_VECTORS {
-                let mut s = _mm512_madd52lo_epu64(zero, self.ad1[v], bv);
-                s = _mm512_madd52hi_epu64(s, self.av[v], bv);
-                s = _mm512_madd52lo_epu64(s, self.nd1[v], qv);
-                *h = _mm512_madd52hi_epu64(s, self.nv[v], qv);
-            } else {
-                self.acc[v] = _mm512_madd52lo_epu64(self.acc[v], self.av[v], bv);
-                self.acc[v] = _mm512_madd52lo_epu64(self.acc[v], self.nv[v], qv);
-                *h = _mm512_madd52hi_epu64(zero, self.av[v], bv);
-                *h = _mm512_madd52hi_epu64(*h, self.nv[v], qv);
+    /// One word-serial step with b's digit `bi` and the exact lane 0 `r0`; returns the
+    /// next lane 0. `LOW_FIRST` picks the form (module doc, "The step"): the low halves
+    /// into the accumulator, the shift, the high halves (scalar lane 0 only), or else
+    /// the chained form (scalar lanes 0 and 1, one sum per register added after the
+    /// shift, chained up to [`X2_CHAINED_VECTORS`] registers).
+    ///
+    /// # Safety
+    /// As [`Reg`]'s methods.
+    #[inline(always)]
+    unsafe fn step<const LOW_FIRST: bool>(&mut self, bi: u64, r0: u64) -> u64 {
+        // SAFETY: the caller enables the features; the rest is register arithmetic.
+        unsafe {
+            let zero = T::zero();
+            let bv = T::splat(bi);
+            // Lane 1, which the shift makes the next lane 0 (the chained form's scalar).
+            let x1 = T::lane1(self.acc[0]);
+            // Lane 0 plus a_0 b_i in full: below 2^64 + 2^104.
+            let t = u128::from(r0) + u128::from(self.a0) * u128::from(bi);
+            let q = in_gpr((t as u64).wrapping_mul(self.k0) & DIGIT);
+            // Plus n_0 q in full: below 2^64 + 2^105, and 0 mod 2^52; t / 2^52 is lane
+            // 0's carry with its high halves, below 2^12 + 2^53.
+            let t = t + u128::from(self.n0) * u128::from(q);
+            let carry = (t >> 52) as u64;
+            let qv = T::splat(q);
+            if LOW_FIRST {
+                for (x, (&a, &n)) in self.acc.iter_mut().zip(self.av.iter().zip(&self.nv)) {
+                    *x = T::madd_lo(T::madd_lo(*x, a, bv), n, qv);
+                }
+                for v in 0..W {
+                    let next = if v + 1 < W { self.acc[v + 1] } else { zero };
+                    self.acc[v] = T::down(next, self.acc[v]);
+                }
+                // The new lane 0: the old lane 1 with its low halves, plus the carry.
+                let r0 = in_gpr(T::low(self.acc[0]) + carry);
+                for (x, (&a, &n)) in self.acc.iter_mut().zip(self.av.iter().zip(&self.nv)) {
+                    *x = T::madd_hi(T::madd_hi(*x, a, bv), n, qv);
+                }
+                return r0;
             }
-        }
-        for (v, &h) in hi.iter().enumerate() {
-            let next = if v + 1 < V { self.acc[v + 1] } else { zero };
-            self.acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, self.acc[v]), h);
+            // The new lane 0 in scalar: lane 1 plus its low halves, plus the carry.
+            let r0 = in_gpr(
+                x1 + (self.a1.wrapping_mul(bi) & DIGIT) + (self.n1.wrapping_mul(q) & DIGIT) + carry,
+            );
+            let mut h = [zero; W];
+            for (v, h) in h.iter_mut().enumerate() {
+                *h = if W <= X2_CHAINED_VECTORS {
+                    let s = T::madd_hi(T::madd_lo(zero, self.ad1[v], bv), self.av[v], bv);
+                    T::madd_hi(T::madd_lo(s, self.nd1[v], qv), self.nv[v], qv)
+                } else {
+                    let x = T::madd_lo(self.acc[v], self.av[v], bv);
+                    self.acc[v] = T::madd_lo(x, self.nv[v], qv);
+                    T::madd_hi(T::madd_hi(zero, self.av[v], bv), self.nv[v], qv)
+                };
+            }
+            for (v, &h) in h.iter().enumerate() {
+                let next = if v + 1 < W { self.acc[v + 1] } else { zero };
+                self.acc[v] = T::add(T::down(next, self.acc[v]), h);
+            }
+            r0
         }
     }
 
     /// The normalised digits of the value after the last step, stored to `out` (8 V
-    /// digits); returns the part from 2^(52 8 V) up.
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    #[inline]
-    fn finish(&self, out: &mut [u64]) -> u64 {
-        let acc = {
-            let mut acc = self.acc;
-            acc[0] = _mm512_mask_set1_epi64(acc[0], 1, self.r0 as i64);
-            acc
-        };
+    /// digits, V 512-bit vectors holding the W registers); returns the part from
+    /// 2^(52 8 V) up.
+    ///
+    /// # Safety
+    /// As [`Reg`]'s methods.
+    #[inline(always)]
+    unsafe fn finish<const V: usize>(&self, r0: u64, out: &mut [u64]) -> u64 {
+        // SAFETY: the caller enables the features.
+        let mut acc = unsafe { T::widen::<W, V>(&self.acc) };
+        // The vector's lane 0 is stale (module doc): the scalar one replaces it.
+        acc[0] = _mm512_mask_set1_epi64(acc[0], 1, r0 as i64);
         let (digits, c) = normalise_vectors::<V>(&acc);
         store_vectors(&digits, out);
         c
     }
 }
 
-/// Two products at once: `out[h] = (a[h] b[h] + Q_h n[h]) / 2^(52 d)`, normalised,
-/// for the halves h = 0, 1, each of `a`, `b`, `n`, `out` being two runs of 8 V digits
-/// (half 0, then half 1), every digit below 2^52, digits from `d` up 0 in `a` and
-/// `n`. With both halves' values below 2n < 2^(52 d) (the digit domain's contract)
-/// nothing carries out. `n0` holds each half's -n^-1 mod 2^52 in its low 52 bits.
+/// Two products at once on `W` registers of type `T` per half: `out[h] = (a[h] b[h] +
+/// Q_h n[h]) / 2^(52 d)`, normalised, for the halves h = 0, 1, each of `a`, `b`, `n`,
+/// `out` being two runs of 8 V digits (half 0, then half 1), every digit below 2^52,
+/// digits from `d` up 0 in `a` and `n`, `d` at most `W T::LANES`. With both halves'
+/// values below 2n < 2^(52 d) (the digit domain's contract) nothing carries out. `n0`
+/// holds each half's -n^-1 mod 2^52 in its low 52 bits.
 ///
 /// # Safety
-/// The CPU has AVX-512F and AVX-512 IFMA.
-#[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn mul_x2<const V: usize>(
+/// As [`Reg`]'s methods.
+#[inline(always)]
+unsafe fn mul_x2<T: Reg, const W: usize, const V: usize, const LOW_FIRST: bool>(
     a: &[u64],
     b: &[u64],
     n: &[u64],
@@ -211,26 +411,63 @@ unsafe fn mul_x2<const V: usize>(
     out: &mut [u64],
 ) {
     let len = 8 * V;
-    assert!(a.len() == 2 * len && b.len() == 2 * len && n.len() == 2 * len);
-    assert!(out.len() == 2 * len && 2 <= d && d <= len);
+    assert!(W * T::LANES <= len && a.len() == 2 * len && b.len() == 2 * len);
+    assert!(n.len() == 2 * len && out.len() == 2 * len && 2 <= d && d <= W * T::LANES);
     let (a_lo, a_hi) = a.split_at(len);
     let (n_lo, n_hi) = n.split_at(len);
     let (b_lo, b_hi) = (&b[..d], &b[len..len + d]);
-    // SAFETY: the caller guarantees the CPU features; each slice holds 8 V digits.
-    let (h0, h1) = unsafe {
-        (
-            Half::<V>::new(load_vectors(a_lo), load_vectors(n_lo), n0[0]),
-            Half::<V>::new(load_vectors(a_hi), load_vectors(n_hi), n0[1]),
-        )
-    };
-    let (mut h0, mut h1) = (h0, h1);
-    for (&x, &y) in b_lo.iter().zip(b_hi) {
-        h0.step(x);
-        h1.step(y);
-    }
     let (o0, o1) = out.split_at_mut(len);
-    let carries = (h0.finish(o0), h1.finish(o1));
+    // SAFETY: the caller enables the features; each slice holds 8 V >= W T::LANES
+    // digits.
+    let carries = unsafe {
+        let (mut h0, mut h1) = (
+            Half::<T, W>::new(a_lo, n_lo, n0[0]),
+            Half::<T, W>::new(a_hi, n_hi, n0[1]),
+        );
+        let (mut r0, mut r1) = (0, 0);
+        for (&x, &y) in b_lo.iter().zip(b_hi) {
+            r0 = h0.step::<LOW_FIRST>(x, r0);
+            r1 = h1.step::<LOW_FIRST>(y, r1);
+        }
+        (h0.finish::<V>(r0, o0), h1.finish::<V>(r1, o1))
+    };
     debug_assert_eq!(carries, (0, 0));
+}
+
+/// [`mul_x2`] on `V` 512-bit registers per half.
+///
+/// # Safety
+/// The CPU has AVX-512F and AVX-512 IFMA.
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn mul_x2_zmm<const V: usize>(
+    a: &[u64],
+    b: &[u64],
+    n: &[u64],
+    n0: [u64; 2],
+    d: usize,
+    out: &mut [u64],
+) {
+    // SAFETY: the features are enabled here.
+    unsafe { mul_x2::<__m512i, V, V, false>(a, b, n, n0, d, out) }
+}
+
+/// [`mul_x2`] on `W` 256-bit registers per half, in values of `V` = ceil(W / 2)
+/// 512-bit vectors.
+///
+/// # Safety
+/// The CPU has AVX-512F, AVX-512 IFMA and AVX-512VL.
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+unsafe fn mul_x2_ymm<const W: usize, const V: usize>(
+    a: &[u64],
+    b: &[u64],
+    n: &[u64],
+    n0: [u64; 2],
+    d: usize,
+    out: &mut [u64],
+) {
+    const { assert!(V == W.div_ceil(2)) };
+    // SAFETY: the features are enabled here.
+    unsafe { mul_x2::<__m256i, W, V, true>(a, b, n, n0, d, out) }
 }
 
 /// The pair's table read: `out` = half 0 of the entry whose mask `masks[j][0]` is all
@@ -268,18 +505,48 @@ type MulX2 = unsafe fn(&[u64], &[u64], &[u64], [u64; 2], usize, &mut [u64]);
 /// One instance of [`gather_x2`].
 type GatherX2 = unsafe fn(&[Vec<u64>], &[[u64; 2]], &mut [u64]);
 
-/// The pair product and table read for `v` vectors per half, 2 ..= [`X2_MAX_VECTORS`].
-fn instances(v: usize) -> Option<(MulX2, GatherX2)> {
+/// The digit counts per half for which the pair runs on 256-bit registers in the
+/// low-first form (`mul_x2_ymm`) rather than on 512-bit ones in the chained form
+/// (`mul_x2_zmm`): 17 ..= 20, where five 256-bit registers hold the digits that take
+/// three 512-bit ones (20 lanes, not 24). The pair is bound by its multiply-adds, and
+/// there it does 5/6 of them; where both widths need the same lanes the 512-bit chained
+/// form measured as fast or faster (`docs/PERFORMANCE.md`, "Two exponentiations in
+/// lockstep").
+pub const X2_YMM_DIGITS: core::ops::RangeInclusive<usize> = 17..=20;
+
+/// The pair product and table read for `d` digits in `v` vectors per half, 2 ..=
+/// [`X2_MAX_VECTORS`]: the product on ceil(d / 4) 256-bit registers for the digit
+/// counts of [`X2_YMM_DIGITS`] where the CPU has AVX-512VL, else on `v` 512-bit ones.
+fn instances(d: usize, v: usize) -> Option<(MulX2, GatherX2)> {
     macro_rules! by_vectors {
         ($($n:literal)*) => {
             match v {
-                $($n => Some((mul_x2::<$n> as MulX2, gather_x2::<$n> as GatherX2)),)*
-                _ => None,
+                $($n => (mul_x2_zmm::<$n> as MulX2, gather_x2::<$n> as GatherX2),)*
+                _ => return None,
             }
         };
     }
     const { assert!(X2_MAX_VECTORS == 10) };
-    by_vectors!(2 3 4 5 6 7 8 9 10)
+    let (zmm, gather) = by_vectors!(2 3 4 5 6 7 8 9 10);
+    let ymm = (X2_YMM_DIGITS.contains(&d) && std::arch::is_x86_feature_detected!("avx512vl"))
+        .then(|| mul_ymm(d.div_ceil(4)))
+        .flatten();
+    Some((ymm.unwrap_or(zmm), gather))
+}
+
+/// [`mul_x2_ymm`] on `w` registers, 3 ..= 8 (32 digits, the most
+/// [`X2_YMM_DIGITS`] may reach).
+fn mul_ymm(w: usize) -> Option<MulX2> {
+    const { assert!(*X2_YMM_DIGITS.end() <= 32) };
+    Some(match w {
+        3 => mul_x2_ymm::<3, 2>,
+        4 => mul_x2_ymm::<4, 2>,
+        5 => mul_x2_ymm::<5, 3>,
+        6 => mul_x2_ymm::<6, 3>,
+        7 => mul_x2_ymm::<7, 4>,
+        8 => mul_x2_ymm::<8, 4>,
+        _ => return None,
+    })
 }
 
 /// The digit domain's shape (d', V') of a modulus, when its engine is `amm52-ifma`
@@ -300,11 +567,11 @@ pub fn fits(a: &Modulus<u64>, b: &Modulus<u64>) -> bool {
 }
 
 /// The most vectors per half for which [`crate::lanes`] picks the pair kernel: where
-/// [`pow_x2`] measured faster than two single exponentiations (0.77-0.82x of their time
-/// at 1024 bits, 0.91-0.92x at 1536; `docs/PERFORMANCE.md`, "Two exponentiations in
-/// lockstep"). From 5 vectors (2048 bits) one product's step is already bound by
-/// instruction issue, not by its chain, and the pair measured at parity (2048 bits)
-/// or 3-5% slower (3072, 4096).
+/// [`pow_x2`] measured faster than two single exponentiations (0.74x of their time at
+/// 1024 bits, 0.93x at 1536; `docs/PERFORMANCE.md`, "Two exponentiations in
+/// lockstep"). From 5 vectors (2048 bits) the pair, bound by its multiply-adds, gains
+/// nothing over two products each bound by its chain: 1.06x at 2048 bits, 1.03-1.05x
+/// at 3072 and 4096 in earlier runs.
 pub const X2_PICKED_VECTORS: usize = 4;
 
 /// Whether [`crate::lanes`] runs `a` and `b` in lockstep: [`fits`], at most
@@ -390,7 +657,7 @@ pub fn pow_x2<T: Trace>(
     if pair_shape(mb)? != (d, v) {
         return None;
     }
-    let (mul, gather) = instances(v)?;
+    let (mul, gather) = instances(d, v)?;
     let halves = [Digits::new(token, ma), Digits::new(token, mb)];
     let len = 8 * v;
     debug_assert!(halves.iter().all(|h| h.words() == len));
@@ -442,8 +709,8 @@ mod tests {
     use super::*;
 
     /// The pair product equals two single products of the digit domain
-    /// (`mul_digits`), digit for digit, at every vector count, with different moduli
-    /// and edge digits.
+    /// (`mul_digits`), digit for digit, at every vector count and on both register
+    /// widths, with different moduli and edge digits.
     #[test]
     fn pair_product_matches_two_single_products() {
         let Some(_token) = Avx512Ifma::new() else {
@@ -452,7 +719,13 @@ mod tests {
             );
             return;
         };
-        fn check<const V: usize>(seed: &mut u64) {
+        let has_vl = std::arch::is_x86_feature_detected!("avx512vl");
+        if !has_vl {
+            montmul_testkit::skipped!(
+                "pair_product_matches_two_single_products: 256-bit forms SKIPPED: no AVX-512VL"
+            );
+        }
+        fn check<const V: usize>(seed: &mut u64, has_vl: bool) {
             let mut rnd = || {
                 *seed = seed.rotate_left(17).wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 3;
                 *seed
@@ -504,22 +777,29 @@ mod tests {
                         [halves[0].1.clone(), halves[1].1.clone()].concat(),
                         [halves[0].2.clone(), halves[1].2.clone()].concat(),
                     );
-                    let mut out = vec![0u64; 16 * V];
-                    // SAFETY: as above.
-                    unsafe { mul_x2::<V>(&a, &b, &n, [halves[0].3, halves[1].3], d, &mut out) };
-                    assert_eq!(out, want, "V={V} d={d} pattern {pattern}");
+                    let n0 = [halves[0].3, halves[1].3];
+                    // Both widths wherever they apply: 512-bit registers at every d,
+                    // 256-bit ones where ceil(d / 4) has an instance.
+                    let ymm = mul_ymm(d.div_ceil(4)).filter(|_| has_vl);
+                    for (width, mul) in [("zmm", Some(mul_x2_zmm::<V> as MulX2)), ("ymm", ymm)] {
+                        let Some(mul) = mul else { continue };
+                        let mut out = vec![u64::MAX; 16 * V];
+                        // SAFETY: as above, and AVX-512VL where `ymm` is given.
+                        unsafe { mul(&a, &b, &n, n0, d, &mut out) };
+                        assert_eq!(out, want, "{width} V={V} d={d} pattern {pattern}");
+                    }
                 }
             }
         }
         let mut seed = 0x5eed;
-        check::<2>(&mut seed);
-        check::<3>(&mut seed);
-        check::<4>(&mut seed);
-        check::<5>(&mut seed);
-        check::<6>(&mut seed);
-        check::<7>(&mut seed);
-        check::<8>(&mut seed);
-        check::<9>(&mut seed);
-        check::<10>(&mut seed);
+        check::<2>(&mut seed, has_vl);
+        check::<3>(&mut seed, has_vl);
+        check::<4>(&mut seed, has_vl);
+        check::<5>(&mut seed, has_vl);
+        check::<6>(&mut seed, has_vl);
+        check::<7>(&mut seed, has_vl);
+        check::<8>(&mut seed, has_vl);
+        check::<9>(&mut seed, has_vl);
+        check::<10>(&mut seed, has_vl);
     }
 }
