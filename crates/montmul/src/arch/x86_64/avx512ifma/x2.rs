@@ -100,7 +100,7 @@ use super::exp::{shape as domain_shape, Digits};
 use super::finish::normalise_vectors;
 use crate::arch::cpu::Avx512Ifma;
 use crate::exp::{digit, entry_mask, fixed_window, Ladder, Step, Trace, Work, MAX_WINDOW};
-use crate::kernel::PowDomain;
+use crate::kernel::traits::PowDomain;
 use crate::Modulus;
 
 /// The most vectors per half the pair kernel is built for: 10 vectors, 80 digits,
