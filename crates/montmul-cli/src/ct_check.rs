@@ -12,6 +12,10 @@
 //! - `table`: the exponentiation's masked table read (`Ladder::lookup`, a table of
 //!   2^w entries for the window `pow` uses at that size) at a fixed or a random index,
 //!   in the ladder's own domain (limbs, or the IFMA kernel's 52-bit digits);
+//! - `pow-x2`: `lanes::pow_x2_lockstep`, two exponentiations in lockstep on the pair
+//!   kernel `amm52x2-ifma` (RSA's two CRT halves), on two moduli of the size: both
+//!   exponents fixed against both random; where the pair kernel does not run (no AVX-512
+//!   IFMA, or a size outside 512 to 4096 bits) the check is skipped, and said so;
 //! - `pow-vartime`: the control, `Residue::pow_vartime`, which is variable-time by
 //!   design: exponent 0x00..01 against random ones must be found leaking, or the harness
 //!   is blind.
@@ -49,7 +53,7 @@ use clap::builder::{RangedU64ValueParser, TypedValueParser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use montmul::lab::exp::{ct_window, table_read};
 use montmul::lab::{self, Kernel, Thresholds};
-use montmul::{Modulus, Reduction, Residue};
+use montmul::{lanes, Modulus, Reduction, Residue};
 use montmul_testkit::rand_core::RngCore;
 use montmul_testkit::{random_modulus, to_limbs, TestRng};
 use serde::Serialize;
@@ -82,10 +86,11 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', default_values_t = [256u32, 2048],
           value_parser = clap::value_parser!(u32).range(16..=16384))]
     bits: Vec<u32>,
-    /// Paths to check, comma-separated: pow, mul, table, pow-vartime (the control, a
-    /// variable-time exponentiation that must be found leaking).
+    /// Paths to check, comma-separated: pow, mul, table, pow-x2 (two exponentiations in
+    /// lockstep on the pair kernel), pow-vartime (the control, a variable-time
+    /// exponentiation that must be found leaking).
     #[arg(long, value_delimiter = ',', default_values = ["pow", "mul", "table"],
-          value_parser = clap::builder::PossibleValuesParser::new(["pow", "mul", "table", "pow-vartime"])
+          value_parser = clap::builder::PossibleValuesParser::new(["pow", "mul", "table", "pow-x2", "pow-vartime"])
               .map(|s| PathKind::from_name(&s)))]
     paths: Vec<PathKind>,
     /// Reduction policies of the moduli, comma-separated: full, lazy.
@@ -135,6 +140,8 @@ pub enum PathKind {
     Mul,
     /// The masked table read, fixed against random index.
     Table,
+    /// `lanes::pow_x2_lockstep`, both exponents fixed against both random.
+    PowX2,
     /// `Residue::pow_vartime`: the control that must leak.
     PowVartime,
 }
@@ -145,6 +152,7 @@ impl PathKind {
             "pow" => PathKind::Pow,
             "mul" => PathKind::Mul,
             "table" => PathKind::Table,
+            "pow-x2" => PathKind::PowX2,
             _ => PathKind::PowVartime,
         }
     }
@@ -154,6 +162,7 @@ impl PathKind {
             PathKind::Pow => "pow",
             PathKind::Mul => "mul",
             PathKind::Table => "table",
+            PathKind::PowX2 => "pow-x2",
             PathKind::PowVartime => "pow-vartime",
         }
     }
@@ -251,6 +260,38 @@ impl Subject for Pow {
             self.base.pow(e)
         };
         black_box(r);
+    }
+}
+
+/// `lanes::pow_x2_lockstep` of two bases modulo two moduli of one size, on exponent
+/// pairs of the moduli's byte length.
+struct PowX2 {
+    bases: (Residue<u64>, Residue<u64>),
+    len: usize,
+    /// Per entry, the two exponents one after the other.
+    exps: Vec<u8>,
+    fixed: Vec<u8>,
+}
+
+impl Subject for PowX2 {
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
+        let len = 2 * self.len;
+        self.exps.resize(classes.len() * len, 0);
+        for (e, &c) in self.exps.chunks_exact_mut(len).zip(classes) {
+            if c == 0 {
+                e.copy_from_slice(&self.fixed);
+            } else {
+                rng.fill_bytes(e);
+            }
+        }
+    }
+
+    fn run(&mut self, i: usize) {
+        let e = black_box(&self.exps[2 * i * self.len..2 * (i + 1) * self.len]);
+        let (ea, eb) = e.split_at(self.len);
+        // The plan ran the pair once before: it covers these moduli.
+        let r = lanes::pow_x2_lockstep(&self.bases.0, ea, &self.bases.1, eb);
+        black_box(r.is_ok());
     }
 }
 
@@ -484,11 +525,13 @@ fn skipped() -> Vec<String> {
         .collect()
 }
 
-/// One planned check: what, on which modulus, with how many measurements.
+/// One planned check: what, on which modulus (and for `pow-x2` the second one), with
+/// how many measurements.
 struct Plan {
     path: PathKind,
     bits: u32,
     m: Modulus<u64>,
+    second: Option<Modulus<u64>>,
     kernel: String,
 }
 
@@ -526,6 +569,28 @@ fn subject(
                 exps: Vec::new(),
                 fixed,
                 vartime: plan.path == PathKind::PowVartime,
+            })
+        }
+        PathKind::PowX2 => {
+            let m2 = plan
+                .second
+                .as_ref()
+                .ok_or_else(|| CliError("pow-x2: a plan without its second modulus".to_string()))?;
+            let len = m.byte_len();
+            let mut fixed = vec![0u8; 2 * len];
+            if random {
+                rng.fill_bytes(&mut fixed);
+            } else {
+                fixed[len - 1] = 1;
+                fixed[2 * len - 1] = 1;
+            }
+            let mut limbs2 = vec![0u64; m2.limbs()];
+            random_below_top(rng, m2.bits(), &mut limbs2);
+            Box::new(PowX2 {
+                bases: (Residue::new(m, &limbs)?, Residue::new(m2, &limbs2)?),
+                len,
+                exps: Vec::new(),
+                fixed,
             })
         }
         PathKind::Mul => Box::new(Mul {
@@ -571,9 +636,11 @@ fn subject(
     })
 }
 
-/// The checks for every size, path and kernel asked for.
-fn plan(args: &Args, rng: &mut TestRng) -> Result<Vec<Plan>, CliError> {
+/// The checks for every size, path and kernel asked for, and a line for each check
+/// that cannot run here.
+fn plan(args: &Args, rng: &mut TestRng) -> Result<(Vec<Plan>, Vec<String>), CliError> {
     let mut plans = Vec::new();
+    let mut skipped = Vec::new();
     for &bits in &args.bits {
         let n = to_limbs::<u64>(&random_modulus(rng, bits), bits.div_ceil(64) as usize);
         let cands = candidates(&n, bits, &args.reductions)?;
@@ -587,6 +654,7 @@ fn plan(args: &Args, rng: &mut TestRng) -> Result<Vec<Plan>, CliError> {
                         path,
                         bits,
                         m,
+                        second: None,
                         kernel,
                     });
                 }
@@ -606,8 +674,35 @@ fn plan(args: &Args, rng: &mut TestRng) -> Result<Vec<Plan>, CliError> {
                                 path,
                                 bits,
                                 m: m.clone(),
+                                second: None,
                                 kernel: domain.to_string(),
                             });
+                        }
+                    }
+                }
+                // The pair: `auto`'s moduli (on `amm52-ifma` where the pair can run) and a
+                // second random modulus of the size, under each policy, where the pair
+                // kernel covers them (a probe with one-byte exponents tells).
+                PathKind::PowX2 => {
+                    let n2 =
+                        to_limbs::<u64>(&random_modulus(rng, bits), bits.div_ceil(64) as usize);
+                    let auto = lab::by_name::<u64>("auto")?;
+                    for &r in &args.reductions {
+                        let (m, m2) = (
+                            Modulus::with_kernel(&n, auto, r)?,
+                            Modulus::with_kernel(&n2, auto, r)?,
+                        );
+                        let one = |m: &Modulus<u64>| Residue::one(m);
+                        match lanes::pow_x2_lockstep(&one(&m), &[1], &one(&m2), &[1]) {
+                            Ok(_) => plans.push(Plan {
+                                path,
+                                bits,
+                                m,
+                                second: Some(m2),
+                                kernel: "amm52x2-ifma".to_string(),
+                            }),
+                            Err(e) => skipped
+                                .push(format!("SKIPPED: pow-x2 at {bits} bits, {}: {e}", r.name())),
                         }
                     }
                 }
@@ -617,6 +712,7 @@ fn plan(args: &Args, rng: &mut TestRng) -> Result<Vec<Plan>, CliError> {
                             path,
                             bits,
                             m: m.clone(),
+                            second: None,
                             kernel: m.engine().info().name.to_string(),
                         });
                     }
@@ -629,7 +725,7 @@ fn plan(args: &Args, rng: &mut TestRng) -> Result<Vec<Plan>, CliError> {
         names.sort();
         names.dedup();
         plans.retain(|p| args.kernels.contains(&p.kernel));
-        if plans.is_empty() {
+        if plans.is_empty() && skipped.is_empty() {
             return Err(CliError(format!(
                 "--kernels: none of {} is checked here (the kernels auto can pick: {})",
                 args.kernels.join(","),
@@ -637,7 +733,7 @@ fn plan(args: &Args, rng: &mut TestRng) -> Result<Vec<Plan>, CliError> {
             )));
         }
     }
-    Ok(plans)
+    Ok((plans, skipped))
 }
 
 /// Runs `montmul ct-check`.
@@ -654,8 +750,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
     }
     let mut rng = TestRng::new(args.seed);
-    let plans = plan(&args, &mut rng)?;
-    let skipped = skipped();
+    let (plans, mut skipped_here) = plan(&args, &mut rng)?;
+    let mut skipped = skipped();
+    skipped.append(&mut skipped_here);
     if !args.json {
         for line in &skipped {
             outln!("{line}")?;

@@ -177,6 +177,52 @@ fn the_report_has_one_line_per_path_kernel_and_size() {
     }
 }
 
+/// The pair path: one row per policy where this CPU runs `amm52x2-ifma` (AVX-512 IFMA),
+/// a SKIPPED line per policy where it does not, and always a SKIPPED line at a size the
+/// pair kernel does not cover (256 bits).
+#[test]
+fn the_pair_path_runs_where_the_pair_kernel_does_and_says_where_it_does_not() {
+    let (code, out, err) = montmul(&[
+        "ct-check",
+        "--paths",
+        "pow-x2",
+        "--bits",
+        "256,1024",
+        "--measurements",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let skipped: Vec<&str> = doc["skipped"]
+        .as_array()
+        .expect("skipped")
+        .iter()
+        .filter_map(|s| s.as_str())
+        .filter(|s| s.starts_with("SKIPPED: pow-x2"))
+        .collect();
+    assert!(
+        skipped.iter().filter(|s| s.contains("at 256 bits")).count() == 2,
+        "{out}"
+    );
+    let rows = rows(&out);
+    let ifma = std::fs::read_to_string("/proc/cpuinfo").is_ok_and(|c| c.contains(" avx512ifma"));
+    if ifma {
+        assert_eq!(rows.len(), 2, "{out}");
+        for r in &rows {
+            assert_eq!(r["path"], "pow-x2");
+            assert_eq!(r["kernel"], "amm52x2-ifma");
+            assert_eq!(r["bits"], 1024);
+            assert_eq!(r["measurements"], 100);
+            assert!(worst(r).is_finite());
+        }
+    } else {
+        eprintln!("the pair path: skipped rows checked only, this CPU has no AVX-512 IFMA");
+        assert!(rows.is_empty(), "{out}");
+        assert_eq!(skipped.len(), 4, "{out}");
+    }
+}
+
 #[test]
 fn bad_arguments_get_one_error_line_and_status_2() {
     for args in [
