@@ -142,10 +142,11 @@ pub fn entry_mask(j: usize, index: usize) -> u64 {
     core::hint::black_box(entry_mask_plain(j, index))
 }
 
-/// [`entry_mask`] without the [`core::hint::black_box`], for [`masked_read`], which
-/// hides all its masks from the optimiser at once.
+/// [`entry_mask`] without the [`core::hint::black_box`], for [`masked_read`] and the
+/// pair's read (`arch/x86_64/avx512ifma/x2.rs`), which hide all their masks from the
+/// optimiser at once.
 #[inline]
-fn entry_mask_plain(j: usize, index: usize) -> u64 {
+pub(crate) fn entry_mask_plain(j: usize, index: usize) -> u64 {
     // (j ^ index) - 1 has its top bit set exactly when j == index.
     let hit = ((j ^ index) as u64).wrapping_sub(1) >> 63;
     hit.wrapping_neg()

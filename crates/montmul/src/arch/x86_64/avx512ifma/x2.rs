@@ -99,7 +99,7 @@ use super::digits::{load_vectors, store_vectors, DIGIT};
 use super::exp::{shape as domain_shape, Digits};
 use super::finish::normalise_vectors;
 use crate::arch::cpu::Avx512Ifma;
-use crate::exp::{digit, entry_mask, fixed_window, Ladder, Step, Trace, Work, MAX_WINDOW};
+use crate::exp::{digit, entry_mask_plain, fixed_window, Ladder, Step, Trace, Work, MAX_WINDOW};
 use crate::kernel::traits::PowDomain;
 use crate::Modulus;
 
@@ -472,7 +472,7 @@ unsafe fn mul_x2_ymm<const W: usize, const V: usize>(
 
 /// The pair's table read: `out` = half 0 of the entry whose mask `masks[j][0]` is all
 /// ones and half 1 of the one whose `masks[j][1]` is, every entry read in full (both
-/// halves) and gathered with AND and OR in registers. Each mask is 0 or all ones and
+/// halves) and gathered with one AND-OR (`vpternlogq`) a vector in registers. Each mask is 0 or all ones and
 /// exactly one per half is set; nothing branches on them and no address depends on
 /// them.
 ///
@@ -491,7 +491,8 @@ unsafe fn gather_x2<const V: usize>(table: &[Vec<u64>], masks: &[[u64; 2]], out:
             // SAFETY: the caller guarantees AVX-512F; run holds 8 V digits.
             let e = unsafe { load_vectors::<V>(run) };
             for (x, y) in acc.iter_mut().zip(e) {
-                *x = _mm512_or_si512(*x, _mm512_and_si512(y, mask));
+                // x | (y & mask) in one instruction (truth table 0xf8 of x, y, mask).
+                *x = _mm512_ternarylogic_epi64::<0xf8>(*x, y, mask);
             }
         }
     }
@@ -633,8 +634,11 @@ impl Ladder for PairLadder<'_> {
         let mut masks = [[0u64; 2]; 1 << MAX_WINDOW];
         for (j, m) in masks.iter_mut().enumerate().take(size) {
             trace.step(Step::Read(j));
-            *m = [entry_mask(j, i0), entry_mask(j, i1)];
+            *m = [entry_mask_plain(j, i0), entry_mask_plain(j, i1)];
         }
+        // Hidden from the optimiser all at once (as `exp::masked_read` does): it must
+        // assume the words behind the reference changed, so it cannot see they are 0
+        // or all ones and turn their use into a branch.
         let masks = core::hint::black_box(&masks[..size]);
         // SAFETY: the token proves AVX-512F; `gather_x2` checks the lengths.
         unsafe { (self.gather)(table, masks, out) };
