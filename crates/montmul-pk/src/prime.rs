@@ -205,7 +205,7 @@ fn miller_rabin_round(m: &Modulus<u64>, n: &[u8], rng: &mut impl CryptoRngCore) 
 
 /// The number of trailing zero bits of a nonzero value; constant-time (one pass over
 /// every bit).
-fn trailing_zeros(x: &[u64]) -> u64 {
+pub(crate) fn trailing_zeros(x: &[u64]) -> u64 {
     let mut count = 0u64;
     // 1 while every bit seen so far is zero.
     let mut all_zero = 1u64;
@@ -220,7 +220,7 @@ fn trailing_zeros(x: &[u64]) -> u64 {
 
 /// `x >> s` for a secret `s < bits`: a barrel shifter, each stage by a public power of
 /// two, kept or not with a mask on the bit of `s`.
-fn shift_right(x: &[u64], s: u64, bits: u64) -> Zeroizing<Vec<u64>> {
+pub(crate) fn shift_right(x: &[u64], s: u64, bits: u64) -> Zeroizing<Vec<u64>> {
     let mut cur = Zeroizing::new(x.to_vec());
     let mut shifted = Zeroizing::new(vec![0u64; x.len()]);
     let mut k = 0;

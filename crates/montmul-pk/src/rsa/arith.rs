@@ -18,6 +18,8 @@
 use montmul::{ct, Modulus, Residue};
 use zeroize::Zeroizing;
 
+use crate::prime::{shift_right, trailing_zeros};
+
 /// Little-endian limbs, constant-time in the values (lengths are public).
 pub(crate) type Limbs = Zeroizing<Vec<u64>>;
 
@@ -128,36 +130,11 @@ fn gcd_odd(a: &[u64], b: &[u64]) -> Limbs {
     a
 }
 
-/// The odd part of x (x > 0), and its number of trailing zeros; constant-time (a
-/// barrel shifter over the bits of the count).
+/// The odd part of x (x > 0), and its number of trailing zeros; constant-time (the
+/// count and the barrel shifter of [`crate::prime`]).
 fn odd_part(x: &[u64]) -> (Limbs, u64) {
-    let mut count = 0u64;
-    let mut all_zero = 1u64;
-    for &limb in x {
-        for bit in 0..64 {
-            all_zero &= ((limb >> bit) & 1) ^ 1;
-            count += all_zero;
-        }
-    }
-    let mut cur = Zeroizing::new(x.to_vec());
-    let mut shifted = Zeroizing::new(vec![0u64; x.len()]);
-    let mut k = 0;
-    while (1usize << k) < 64 * x.len() {
-        let amount = 1usize << k;
-        let (whole, within) = (amount / 64, amount % 64);
-        for (i, out) in shifted.iter_mut().enumerate() {
-            let lo = cur.get(i + whole).copied().unwrap_or(0);
-            let hi = cur.get(i + whole + 1).copied().unwrap_or(0);
-            *out = if within == 0 {
-                lo
-            } else {
-                (lo >> within) | (hi << (64 - within))
-            };
-        }
-        ct::conditional_assign(&mut cur, &shifted, ct::mask((count >> k) & 1));
-        k += 1;
-    }
-    (cur, count)
+    let count = trailing_zeros(x);
+    (shift_right(x, count, 64 * x.len() as u64), count)
 }
 
 /// `2^t x` as `out_len` limbs, for a secret shift `t < 64 out_len` (the result must
