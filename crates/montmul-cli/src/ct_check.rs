@@ -230,20 +230,25 @@ fn random_below_top(rng: &mut TestRng, bits: u32, out: &mut [u64]) {
     }
 }
 
-/// `Residue::pow` or `pow_vartime` of one base, on exponents of one byte length.
-struct Pow {
-    base: Residue<u64>,
-    len: usize,
-    exps: Vec<u8>,
+/// The secret bytes of a batch: per entry `fixed` (class 0) or as many random bytes
+/// (class 1).
+struct Secrets {
     fixed: Vec<u8>,
-    vartime: bool,
+    all: Vec<u8>,
 }
 
-impl Subject for Pow {
+impl Secrets {
+    fn new(fixed: Vec<u8>) -> Self {
+        Secrets {
+            fixed,
+            all: Vec::new(),
+        }
+    }
+
     fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
-        let len = self.len;
-        self.exps.resize(classes.len() * len, 0);
-        for (e, &c) in self.exps.chunks_exact_mut(len).zip(classes) {
+        let len = self.fixed.len();
+        self.all.resize(classes.len() * len, 0);
+        for (e, &c) in self.all.chunks_exact_mut(len).zip(classes) {
             if c == 0 {
                 e.copy_from_slice(&self.fixed);
             } else {
@@ -252,8 +257,27 @@ impl Subject for Pow {
         }
     }
 
+    /// Entry `i`, hidden from the optimiser.
+    fn get(&self, i: usize) -> &[u8] {
+        let len = self.fixed.len();
+        black_box(&self.all[i * len..(i + 1) * len])
+    }
+}
+
+/// `Residue::pow` or `pow_vartime` of one base, on exponents of one byte length.
+struct Pow {
+    base: Residue<u64>,
+    exps: Secrets,
+    vartime: bool,
+}
+
+impl Subject for Pow {
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
+        self.exps.prepare(classes, rng);
+    }
+
     fn run(&mut self, i: usize) {
-        let e = black_box(&self.exps[i * self.len..(i + 1) * self.len]);
+        let e = self.exps.get(i);
         let r = if self.vartime {
             self.base.pow_vartime(e)
         } else {
@@ -267,28 +291,18 @@ impl Subject for Pow {
 /// pairs of the moduli's byte length.
 struct PowX2 {
     bases: (Residue<u64>, Residue<u64>),
-    len: usize,
     /// Per entry, the two exponents one after the other.
-    exps: Vec<u8>,
-    fixed: Vec<u8>,
+    exps: Secrets,
 }
 
 impl Subject for PowX2 {
     fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
-        let len = 2 * self.len;
-        self.exps.resize(classes.len() * len, 0);
-        for (e, &c) in self.exps.chunks_exact_mut(len).zip(classes) {
-            if c == 0 {
-                e.copy_from_slice(&self.fixed);
-            } else {
-                rng.fill_bytes(e);
-            }
-        }
+        self.exps.prepare(classes, rng);
     }
 
     fn run(&mut self, i: usize) {
-        let e = black_box(&self.exps[2 * i * self.len..2 * (i + 1) * self.len]);
-        let (ea, eb) = e.split_at(self.len);
+        let e = self.exps.get(i);
+        let (ea, eb) = e.split_at(e.len() / 2);
         // The plan ran the pair once before: it covers these moduli.
         let r = lanes::pow_x2_lockstep(&self.bases.0, ea, &self.bases.1, eb);
         black_box(r.is_ok());
@@ -565,9 +579,7 @@ fn subject(
             }
             Box::new(Pow {
                 base: Residue::new(m, &limbs)?,
-                len,
-                exps: Vec::new(),
-                fixed,
+                exps: Secrets::new(fixed),
                 vartime: plan.path == PathKind::PowVartime,
             })
         }
@@ -588,9 +600,7 @@ fn subject(
             random_below_top(rng, m2.bits(), &mut limbs2);
             Box::new(PowX2 {
                 bases: (Residue::new(m, &limbs)?, Residue::new(m2, &limbs2)?),
-                len,
-                exps: Vec::new(),
-                fixed,
+                exps: Secrets::new(fixed),
             })
         }
         PathKind::Mul => Box::new(Mul {
