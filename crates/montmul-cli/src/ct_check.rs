@@ -842,7 +842,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 /// One line of the report.
 fn line(r: &Row) -> String {
     format!(
-        "{:<11} {:>5} bits  {:<11} {:<4}  N={:<9} |t| {:>6.2}  cropped {:>6.2} (p{:02.0})  {:<14}  \
+        "{:<11} {:>5} bits  {:<12} {:<4}  N={:<9} |t| {:>6.2}  cropped {:>6.2} (p{:02.0})  {:<14}  \
          typical {:.0}/{:.0} {} fixed/random, {:.1} s",
         r.path,
         r.bits,
