@@ -38,7 +38,7 @@
 //! lane 0's high halves.
 //!
 //! - The chained form, on 512-bit registers (`mul_x2_zmm`): the step of
-//!   [`super::mul::mul_vectors`] (module doc of [`super`]). Lane 1 is read from the
+//!   `mul::mul_vectors` (module doc of [`super`]). Lane 1 is read from the
 //!   accumulator at the start of the step and the next lane 0 formed in scalar
 //!   (lo52(a_1 b_i) and lo52(n_1 q) with two more scalar multiplications), so the next
 //!   q waits for no vector op; each register's four halves are summed off the
@@ -68,15 +68,15 @@
 //! 2^52 < 2^12 + 2^53. All below 2^64 for d <= 80; t < 2^64 + 2^105 fits in 128 bits.
 //!
 //! Squaring: for the vector counts here (at most 10) `amm52-ifma` squares with its
-//! multiplication ([`super::sqr::sqr_digits`] uses the wide squaring only from
-//! [`super::sqr::SQR_WIDE_VECTORS`]); the pair does the same, the operand doubling as
+//! multiplication (`sqr::sqr_digits` uses the wide squaring only from
+//! `sqr::SQR_WIDE_VECTORS`); the pair does the same, the operand doubling as
 //! its own multiplier.
 //!
 //! # The exponentiation
 //!
 //! [`pow_x2`] runs [`crate::exp::fixed_window`] on a [`Ladder`] whose value is a pair:
 //! both halves' digit vectors in the digit domain of [`super::exp`] (each half entered
-//! and left through its own [`super::exp::Digits`], so the values are the ones the
+//! and left through its own `exp::Digits`, so the values are the ones the
 //! single ladder computes). The exponents are padded with leading zero bytes to the
 //! longer one's length (public), which changes neither result; the ladder's window
 //! index carries both digits ([`Ladder::window`]) and its table read splits them and
@@ -257,7 +257,7 @@ impl Reg for __m256i {
 }
 
 /// The largest register count for which the chained step sums each register's four
-/// halves off the accumulator (as [`super::mul::CHAINED_VECTORS`] for one product,
+/// halves off the accumulator (as `mul::CHAINED_VECTORS` for one product,
 /// which holds twice the registers per product); above, the low halves go into the
 /// accumulator before the shift.
 pub const X2_CHAINED_VECTORS: usize = super::mul::CHAINED_VECTORS;
@@ -434,7 +434,7 @@ unsafe fn mul_x2<T: Reg, const W: usize, const V: usize, const LOW_FIRST: bool>(
     debug_assert_eq!(carries, (0, 0));
 }
 
-/// [`mul_x2`] on `V` 512-bit registers per half.
+/// `mul_x2` on `V` 512-bit registers per half.
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512 IFMA.
@@ -451,7 +451,7 @@ unsafe fn mul_x2_zmm<const V: usize>(
     unsafe { mul_x2::<__m512i, V, V, false>(a, b, n, n0, d, out) }
 }
 
-/// [`mul_x2`] on `W` 256-bit registers per half, in values of `V` = ceil(W / 2)
+/// `mul_x2` on `W` 256-bit registers per half, in values of `V` = ceil(W / 2)
 /// 512-bit vectors.
 ///
 /// # Safety
@@ -501,7 +501,7 @@ unsafe fn gather_x2<const V: usize>(table: &[Vec<u64>], masks: &[[u64; 2]], out:
     }
 }
 
-/// One instance of [`mul_x2`].
+/// One instance of `mul_x2`.
 type MulX2 = unsafe fn(&[u64], &[u64], &[u64], [u64; 2], usize, &mut [u64]);
 /// One instance of [`gather_x2`].
 type GatherX2 = unsafe fn(&[Vec<u64>], &[[u64; 2]], &mut [u64]);
@@ -646,7 +646,7 @@ impl Ladder for PairLadder<'_> {
 }
 
 /// `a^ea` and `b^eb` (Montgomery form, below each modulus' bound, big-endian
-/// exponents) in lockstep on [`mul_x2`]: the values [`crate::exp::pow`] gives for each,
+/// exponents) in lockstep on `mul_x2`: the values [`crate::exp::pow`] gives for each,
 /// or `None` where the pair kernel does not apply ([`fits`]). The shorter exponent is
 /// padded with leading zero bytes; the steps, told to `trace`, are those of one
 /// [`crate::exp::pow`] with an exponent of the longer length. Constant-time in the
