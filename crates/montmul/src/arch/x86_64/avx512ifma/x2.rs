@@ -472,9 +472,9 @@ unsafe fn mul_x2_ymm<const W: usize, const V: usize>(
 
 /// The pair's table read: `out` = half 0 of the entry whose mask `masks[j][0]` is all
 /// ones and half 1 of the one whose `masks[j][1]` is, every entry read in full (both
-/// halves) and gathered with one AND-OR (`vpternlogq`) a vector in registers. Each mask is 0 or all ones and
-/// exactly one per half is set; nothing branches on them and no address depends on
-/// them.
+/// halves) and gathered in registers with one AND-OR (`vpternlogq`) a vector. Each
+/// mask is 0 or all ones and exactly one per half is set; nothing branches on them and
+/// no address depends on them.
 ///
 /// # Safety
 /// The CPU has AVX-512F.
