@@ -24,7 +24,7 @@ use montmul::{ct, encoding::be_bytes_to_limbs, Modulus, Residue};
 use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
 
-use crate::rsa::declassify;
+use montmul::ct::declassify;
 
 /// Trial division uses the odd primes below this bound.
 const SIEVE_LIMIT: usize = 2048;

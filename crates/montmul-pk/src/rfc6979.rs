@@ -95,7 +95,7 @@ pub fn generate_k<D: Digest + BlockSizeUser>(
         // k < q and k != 0 are told by the result (a retry), as RFC 6979 does; nothing
         // else (both flags declassified where they are branched on).
         if let Ok(kr) = Residue::from_be_bytes(q, &candidate) {
-            if crate::rsa::declassify(kr.ct_is_zero()) == 0 {
+            if montmul::ct::declassify(kr.ct_is_zero()) == 0 {
                 return (candidate, kr);
             }
         }

@@ -11,8 +11,8 @@ use montmul::{Modulus, Residue};
 use spki::{AlgorithmIdentifierRef, SubjectPublicKeyInfoRef};
 use zeroize::Zeroizing;
 
-use crate::rsa::declassify;
 use crate::Error;
+use montmul::ct::declassify;
 
 /// The value's bytes without leading zeros (empty for zero). Variable-time.
 pub(crate) fn trim_vartime(bytes: &[u8]) -> &[u8] {
@@ -59,7 +59,7 @@ pub(crate) fn left_pad(value: &[u8], len: usize) -> Option<Zeroizing<Vec<u8>>> {
 /// Declares `bytes` public: a value computed in constant time from secrets that the API
 /// reveals by design (a public key y = g^x, a signature's r and s), about to be encoded
 /// in variable time or tested. The bytes are unchanged; with the `ct-valgrind` feature
-/// memcheck is told they are defined (`crate::rsa::declassify`, byte by byte).
+/// memcheck is told they are defined (`montmul::ct::declassify`, byte by byte).
 pub(crate) fn declassify_bytes(bytes: &mut [u8]) {
     for b in bytes.iter_mut() {
         *b = declassify(u64::from(*b)) as u8;

@@ -26,8 +26,8 @@ use zeroize::Zeroizing;
 
 pub use groups::DhGroup;
 
-use crate::rsa::declassify;
 use crate::Error;
+use montmul::ct::declassify;
 
 /// The smallest prime accepted, in bits (OpenSSL 3.0's `DH_MIN_MODULUS_BITS` is 512).
 pub const MIN_BITS: usize = 512;

@@ -77,7 +77,7 @@ impl DsaPrivateKey {
         let x = ffc::left_pad(x, params.q_len())
             .ok_or(Error::InvalidKey("the DSA x is not below q"))?;
         match Residue::from_be_bytes(&params.q, &x) {
-            Ok(r) if crate::rsa::declassify(r.ct_is_zero()) == 0 => {
+            Ok(r) if montmul::ct::declassify(r.ct_is_zero()) == 0 => {
                 Ok(Self::from_valid_x(params, x))
             }
             _ => Err(Error::InvalidKey("the DSA x is not in 1..q-1")),

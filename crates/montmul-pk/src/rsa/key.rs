@@ -16,8 +16,8 @@ use zeroize::Zeroizing;
 use super::arith::{div_rem, eq, limbs, minus_one, mul, to_be};
 use super::blinding::Blinding;
 use super::crt_halves::CrtHalves;
-use super::declassify::declassify;
 use crate::Error;
+use montmul::ct::declassify;
 
 /// The smallest modulus a key may have when it is read or built, in bits.
 pub const LOAD_MIN_BITS: usize = 1024;

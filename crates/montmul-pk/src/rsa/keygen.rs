@@ -18,11 +18,11 @@ use super::arith::{
     far_apart, limbs, minus_one, mul, power_of_two, private_exponent, resized, shifted_word, to_be,
     Limbs,
 };
-use super::declassify::declassify;
 use super::key::RsaPrivateKey;
 use crate::dh::ffc::declassify_bytes;
 use crate::prime::random_prime;
 use crate::Error;
+use montmul::ct::declassify;
 
 /// The smallest key size [`RsaPrivateKey::generate`] makes, in bits.
 pub const GENERATE_MIN_BITS: usize = 2048;

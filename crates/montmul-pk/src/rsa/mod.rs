@@ -10,7 +10,6 @@
 mod arith;
 mod blinding;
 mod crt_halves;
-mod declassify;
 mod encoding;
 mod key;
 mod keygen;
@@ -21,6 +20,5 @@ mod private;
 mod pss;
 
 pub use crt_halves::CrtHalves;
-pub(crate) use declassify::declassify;
 pub use key::{RsaPrivateKey, RsaPublicKey, LOAD_MAX_BITS, LOAD_MIN_BITS, MAX_PRIMES};
 pub use keygen::{max_generated_primes, GENERATE_MAX_BITS, GENERATE_MIN_BITS};

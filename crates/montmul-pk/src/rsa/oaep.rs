@@ -16,7 +16,9 @@ use rand_core::CryptoRngCore;
 use sha2::Digest;
 use zeroize::Zeroizing;
 
-use super::{declassify, RsaPrivateKey, RsaPublicKey};
+use montmul::ct::declassify;
+
+use super::{RsaPrivateKey, RsaPublicKey};
 use crate::mgf::mgf1_xor;
 use crate::Error;
 

@@ -33,9 +33,9 @@ use montmul::Residue;
 
 use super::blinding::Blinding;
 use super::crt_halves::CrtHalves;
-use super::declassify::declassify;
 use super::key::RsaPrivateKey;
 use crate::Error;
+use montmul::ct::declassify;
 
 impl RsaPrivateKey {
     /// RSADP (RFC 8017 5.1.2): `c^d mod n` for a ciphertext of exactly k bytes, as k
