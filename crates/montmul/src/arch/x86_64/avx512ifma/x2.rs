@@ -67,10 +67,29 @@
 //! their sum), so every lane stays below d 2^54 + 2^54; `r0` is such a lane plus t /
 //! 2^52 < 2^12 + 2^53. All below 2^64 for d <= 80; t < 2^64 + 2^105 fits in 128 bits.
 //!
-//! Squaring: for the vector counts here (at most 10) `amm52-ifma` squares with its
-//! multiplication (`sqr::sqr_digits` uses the wide squaring only from
-//! `sqr::SQR_WIDE_VECTORS`); the pair does the same, the operand doubling as
-//! its own multiplier.
+//! # The squaring
+//!
+//! On 256-bit registers (the digit counts of [`X2_YMM_DIGITS`]) the pair squares with
+//! its own step (`SquareHalf::step`, `sqr_x2`), the low-first step with the row of
+//! the square in place of a b_i: step i adds x_i (x_i B^i + 2 x_(>i)) (B = 2^52), so
+//! each digit product x_i x_j (i < j) is formed once, against the digits of the
+//! number 2 x (y_j = (2 x_j mod 2^52) + bit 51 of x_(j-1), below 2^52 when x <
+//! 2^(52 d - 1), which the digit domain's values are). At accumulator lane j (position
+//! i + j) the multiplier x_i meets x_i at j = i, z_(i+1) = 2 x_(i+1) mod 2^52 at j =
+//! i + 1 (the carry of x_i's own doubling is not part of 2 x_(>i)) and y_j above;
+//! the lanes below i are 0, so the registers wholly below lane i are skipped. Each
+//! step is compiled on its own (the row's register and masks are constants). A
+//! step's row costs 2 (W - floor(i / 4)) multiply-adds instead of 2 W, 120 instead
+//! of 200 per half at 20 digits; the reduction's 2 W stay. q is computed from the
+//! same low 52 bits of lane i as in the product (the terms at positions up to i are
+//! the same numbers, the y digits only move carries up), so the result is the very
+//! value, and the digits, of the product of x by itself (the unit test below compares
+//! them). Bounds: a lane still takes at most four halves a step.
+//!
+//! On 512-bit registers the pair squares with its product, the operand doubling as
+//! its own multiplier, as `amm52-ifma` does for these vector counts
+//! (`sqr::sqr_digits`); the low-first squaring measured slower there than the
+//! chained product (`docs/PERFORMANCE.md`).
 //!
 //! # The exponentiation
 //!
@@ -87,9 +106,8 @@
 //! table size and the exponents' byte lengths only; the only secrets are the digits,
 //! the exponent digits and the masks made from them; no branch and no address depends on
 //! them; the register width is chosen by the digit count and the CPU. The valgrind
-//! harness (`tests/ct_valgrind.rs`) cannot run AVX-512, and the statistical timing
-//! check (`montmul ct-check`) has no path for the pair yet (`docs/SECURITY.md`, the
-//! pair kernel's run of 2026-11-26): here the claim rests on the construction.
+//! harness (`tests/ct_valgrind.rs`) cannot run AVX-512; the statistical timing check
+//! times the pair itself (`montmul ct-check --paths pow-x2`, `docs/SECURITY.md`).
 
 use core::arch::x86_64::*;
 
@@ -98,6 +116,7 @@ use zeroize::Zeroizing;
 use super::digits::{load_vectors, store_vectors, DIGIT};
 use super::exp::{shape as domain_shape, Digits};
 use super::finish::normalise_vectors;
+use super::sqr::doubled;
 use crate::arch::cpu::Avx512Ifma;
 use crate::exp::{digit, entry_mask_plain, fixed_window, Ladder, Step, Trace, Work, MAX_WINDOW};
 use crate::kernel::traits::PowDomain;
@@ -146,6 +165,10 @@ trait Reg: Copy {
     unsafe fn add(a: Self, b: Self) -> Self;
     /// The lanes of `x` shifted down one, lane 0 of `next` in the top lane (`valignq`).
     unsafe fn down(next: Self, x: Self) -> Self;
+    /// `a` with the lanes set in `mask` taken from `b` (`vpblendmq`).
+    unsafe fn blend(a: Self, mask: u8, b: Self) -> Self;
+    /// `a` with the lanes not set in `mask` zeroed.
+    unsafe fn maskz(mask: u8, a: Self) -> Self;
     /// Lane 0, as a scalar.
     unsafe fn low(x: Self) -> u64;
     /// Lane 1, as a scalar.
@@ -183,6 +206,14 @@ impl Reg for __m512i {
     #[inline(always)]
     unsafe fn down(next: Self, x: Self) -> Self {
         _mm512_alignr_epi64::<1>(next, x)
+    }
+    #[inline(always)]
+    unsafe fn blend(a: Self, mask: u8, b: Self) -> Self {
+        _mm512_mask_mov_epi64(a, mask, b)
+    }
+    #[inline(always)]
+    unsafe fn maskz(mask: u8, a: Self) -> Self {
+        _mm512_maskz_mov_epi64(mask, a)
     }
     #[inline(always)]
     unsafe fn low(x: Self) -> u64 {
@@ -232,6 +263,16 @@ impl Reg for __m256i {
     unsafe fn down(next: Self, x: Self) -> Self {
         // SAFETY: the caller enables AVX-512F and VL (trait doc).
         unsafe { _mm256_alignr_epi64::<1>(next, x) }
+    }
+    #[inline(always)]
+    unsafe fn blend(a: Self, mask: u8, b: Self) -> Self {
+        // SAFETY: as in `down`.
+        unsafe { _mm256_mask_mov_epi64(a, mask, b) }
+    }
+    #[inline(always)]
+    unsafe fn maskz(mask: u8, a: Self) -> Self {
+        // SAFETY: as in `down`.
+        unsafe { _mm256_maskz_mov_epi64(mask, a) }
     }
     #[inline(always)]
     unsafe fn low(x: Self) -> u64 {
@@ -374,23 +415,201 @@ impl<T: Reg, const W: usize> Half<T, W> {
         }
     }
 
-    /// The normalised digits of the value after the last step, stored to `out` (8 V
-    /// digits, V 512-bit vectors holding the W registers); returns the part from
-    /// 2^(52 8 V) up.
+    /// The normalised digits of the value after the last step ([`finish_lanes`]).
     ///
     /// # Safety
     /// As [`Reg`]'s methods.
     #[inline(always)]
     unsafe fn finish<const V: usize>(&self, r0: u64, out: &mut [u64]) -> u64 {
         // SAFETY: the caller enables the features.
-        let mut acc = unsafe { T::widen::<W, V>(&self.acc) };
-        // The vector's lane 0 is stale (module doc): the scalar one replaces it.
-        acc[0] = _mm512_mask_set1_epi64(acc[0], 1, r0 as i64);
-        let (digits, c) = normalise_vectors::<V>(&acc);
-        store_vectors(&digits, out);
-        c
+        unsafe { finish_lanes::<T, W, V>(&self.acc, r0, out) }
     }
 }
+
+/// The normalised digits of an accumulator after its last step, its exact lane 0
+/// being `r0`, stored to `out` (8 V digits, V 512-bit vectors holding the W
+/// registers); returns the part from 2^(52 8 V) up.
+///
+/// # Safety
+/// As [`Reg`]'s methods.
+#[inline(always)]
+unsafe fn finish_lanes<T: Reg, const W: usize, const V: usize>(
+    acc: &[T; W],
+    r0: u64,
+    out: &mut [u64],
+) -> u64 {
+    // SAFETY: the caller enables the features.
+    let mut acc = unsafe { T::widen::<W, V>(acc) };
+    // The vector's lane 0 is stale (module doc): the scalar one replaces it.
+    acc[0] = _mm512_mask_set1_epi64(acc[0], 1, r0 as i64);
+    let (digits, c) = normalise_vectors::<V>(&acc);
+    store_vectors(&digits, out);
+    c
+}
+
+/// One square of the pair inside the loop, in the low-first step (module doc, "The
+/// squaring"): the digits of the number 2 x (`y`) and of 2 x without the carries
+/// between digits (`z`), the modulus, and the accumulator.
+struct SquareHalf<T: Reg, const W: usize> {
+    y: [T; W],
+    z: [T; W],
+    nv: [T; W],
+    n0: u64,
+    /// -n^-1 mod 2^52 in the low 52 bits (the bits above are not used).
+    k0: u64,
+    acc: [T; W],
+}
+
+impl<T: Reg, const W: usize> SquareHalf<T, W> {
+    /// The state before the first step of x^2 modulo n: `x` and `n` hold 8 V digits
+    /// (V 512-bit vectors hold the W registers), x below 2^(52 d - 1).
+    ///
+    /// # Safety
+    /// As [`Reg`]'s methods.
+    #[inline(always)]
+    unsafe fn new<const V: usize>(x: &[u64], n: &[u64], k0: u64) -> Self {
+        // y_j = (2 x_j mod 2^52) + (bit 51 of x_(j-1)) and z_j = 2 x_j mod 2^52
+        // (`sqr::doubled`, on 512-bit vectors), stored and reloaded by register.
+        let (mut y, mut z) = ([[0u64; 8]; V], [[0u64; 8]; V]);
+        // SAFETY: the caller enables the features; x holds 8 V digits.
+        let (yv, zv) = doubled::<V>(&unsafe { load_vectors::<V>(x) });
+        store_vectors(&yv, y.as_flattened_mut());
+        store_vectors(&zv, z.as_flattened_mut());
+        // SAFETY: as above; each run holds 8 V >= W T::LANES digits.
+        unsafe {
+            let load = |x: &[u64]| core::array::from_fn(|v| T::load(&x[v * T::LANES..]));
+            SquareHalf {
+                y: load(y.as_flattened()),
+                z: load(z.as_flattened()),
+                nv: load(n),
+                n0: n[0],
+                k0,
+                acc: [T::zero(); W],
+            }
+        }
+    }
+
+    /// Step `I` of the square with x's digit `xi` = x_I and the exact lane 0 `r0`;
+    /// returns the next lane 0. Row I is x_I (x_I B^I + 2 x_(>I)), B = 2^52: at
+    /// accumulator lane j (position I + j) the multiplier x_I meets x_I at j = I,
+    /// z_(I+1) at j = I + 1 (2 x_(I+1) without the carry of x_I, which is part of
+    /// x_I's own doubling) and y_j above; lanes below I are 0, so the registers below
+    /// lane I's are skipped. Otherwise the low-first step of [`Half::step`].
+    ///
+    /// # Safety
+    /// As [`Reg`]'s methods.
+    #[inline(always)]
+    unsafe fn step<const I: usize>(&mut self, xi: u64, r0: u64) -> u64 {
+        // SAFETY: the caller enables the features; the rest is register arithmetic.
+        unsafe {
+            let zero = T::zero();
+            // Lane I's register and its lane in it.
+            let (r, p) = (I / T::LANES, I % T::LANES);
+            let xv = T::splat(xi);
+            // Lane 0 plus its part of the row (x_0^2, in step 0 only), in full.
+            let t = u128::from(r0)
+                + if I == 0 {
+                    u128::from(xi) * u128::from(xi)
+                } else {
+                    0
+                };
+            let q = in_gpr((t as u64).wrapping_mul(self.k0) & DIGIT);
+            // As in `Half::step`: t / 2^52 is lane 0's carry with its high halves.
+            let t = t + u128::from(self.n0) * u128::from(q);
+            let carry = (t >> 52) as u64;
+            let qv = T::splat(q);
+            // The row in register r: y above lane p + 1, z_(I+1) at p + 1, x_I at p,
+            // 0 below; and in register r + 1 when lane I + 1 is its lane 0.
+            let all = ((1u32 << T::LANES) - 1) as u8;
+            let above = all & !((2u32 << (p + 1)) - 1) as u8;
+            let mut here = T::blend(T::maskz(above, self.y[r]), 1 << p, xv);
+            if p + 1 < T::LANES {
+                here = T::blend(here, 1 << (p + 1), self.z[r]);
+            }
+            let row = |v: usize| match v {
+                _ if v == r => here,
+                _ if v == r + 1 && p + 1 == T::LANES => T::blend(self.y[v], 1, self.z[v]),
+                _ => self.y[v],
+            };
+            for v in 0..W {
+                let x = if v >= r {
+                    T::madd_lo(self.acc[v], row(v), xv)
+                } else {
+                    self.acc[v]
+                };
+                self.acc[v] = T::madd_lo(x, self.nv[v], qv);
+            }
+            for v in 0..W {
+                let next = if v + 1 < W { self.acc[v + 1] } else { zero };
+                self.acc[v] = T::down(next, self.acc[v]);
+            }
+            // The new lane 0: the old lane 1 with its low halves, plus the carry.
+            let r0 = in_gpr(T::low(self.acc[0]) + carry);
+            for v in 0..W {
+                let x = if v >= r {
+                    T::madd_hi(self.acc[v], row(v), xv)
+                } else {
+                    self.acc[v]
+                };
+                self.acc[v] = T::madd_hi(x, self.nv[v], qv);
+            }
+            r0
+        }
+    }
+}
+
+/// Two squares at once on `W` registers of type `T` per half, in the low-first step:
+/// `out[h] = (x[h]^2 + Q_h n[h]) / 2^(52 d)`, the value (and the digits) that
+/// [`mul_x2`] gives with a = b = x, for x below 2^(52 d - 1) in both halves (the
+/// digit domain's values are below 2n < 2^(52 d) / 2). `x`, `n`, `out` and `n0` as in
+/// [`mul_x2`].
+///
+/// # Safety
+/// As [`Reg`]'s methods.
+#[inline(always)]
+unsafe fn sqr_x2<T: Reg, const W: usize, const V: usize>(
+    x: &[u64],
+    n: &[u64],
+    n0: [u64; 2],
+    d: usize,
+    out: &mut [u64],
+) {
+    let len = 8 * V;
+    assert!(W * T::LANES <= len && x.len() == 2 * len && n.len() == 2 * len);
+    assert!(out.len() == 2 * len && 2 <= d && d <= W * T::LANES);
+    let (x_lo, x_hi) = x.split_at(len);
+    let (n_lo, n_hi) = n.split_at(len);
+    let (o0, o1) = out.split_at_mut(len);
+    // SAFETY: the caller enables the features; each slice holds 8 V >= W T::LANES
+    // digits.
+    let carries = unsafe {
+        let (mut h0, mut h1) = (
+            SquareHalf::<T, W>::new::<V>(x_lo, n_lo, n0[0]),
+            SquareHalf::<T, W>::new::<V>(x_hi, n_hi, n0[1]),
+        );
+        let (mut r0, mut r1) = (0, 0);
+        // Each step its own code (the row's registers and masks are constants); the
+        // steps past d, a public count, are skipped.
+        macro_rules! steps {
+            ($($i:literal)*) => {$(
+                if $i < W * T::LANES && $i < d {
+                    r0 = h0.step::<$i>(x_lo[$i], r0);
+                    r1 = h1.step::<$i>(x_hi[$i], r1);
+                }
+            )*};
+        }
+        const { assert!(X2_MAX_SQR_DIGITS == 32) };
+        steps!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+        (
+            finish_lanes::<T, W, V>(&h0.acc, r0, o0),
+            finish_lanes::<T, W, V>(&h1.acc, r1, o1),
+        )
+    };
+    debug_assert_eq!(carries, (0, 0));
+}
+
+/// The most digits per half [`sqr_x2`] has steps for.
+const X2_MAX_SQR_DIGITS: usize = 32;
 
 /// Two products at once on `W` registers of type `T` per half: `out[h] = (a[h] b[h] +
 /// Q_h n[h]) / 2^(52 d)`, normalised, for the halves h = 0, 1, each of `a`, `b`, `n`,
@@ -470,6 +689,24 @@ unsafe fn mul_x2_ymm<const W: usize, const V: usize>(
     unsafe { mul_x2::<__m256i, W, V, true>(a, b, n, n0, d, out) }
 }
 
+/// `sqr_x2` on `W` 256-bit registers per half, in values of `V` = ceil(W / 2)
+/// 512-bit vectors.
+///
+/// # Safety
+/// The CPU has AVX-512F, AVX-512 IFMA and AVX-512VL.
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+unsafe fn sqr_x2_ymm<const W: usize, const V: usize>(
+    x: &[u64],
+    n: &[u64],
+    n0: [u64; 2],
+    d: usize,
+    out: &mut [u64],
+) {
+    const { assert!(V == W.div_ceil(2) && 4 * W <= X2_MAX_SQR_DIGITS) };
+    // SAFETY: the features are enabled here.
+    unsafe { sqr_x2::<__m256i, W, V>(x, n, n0, d, out) }
+}
+
 /// The pair's table read: `out` = half 0 of the entry whose mask `masks[j][0]` is all
 /// ones and half 1 of the one whose `masks[j][1]` is, every entry read in full (both
 /// halves) and gathered in registers with one AND-OR (`vpternlogq`) a vector. Each
@@ -503,6 +740,8 @@ unsafe fn gather_x2<const V: usize>(table: &[Vec<u64>], masks: &[[u64; 2]], out:
 
 /// One instance of `mul_x2`.
 type MulX2 = unsafe fn(&[u64], &[u64], &[u64], [u64; 2], usize, &mut [u64]);
+/// One instance of `sqr_x2`.
+type SqrX2 = unsafe fn(&[u64], &[u64], [u64; 2], usize, &mut [u64]);
 /// One instance of [`gather_x2`].
 type GatherX2 = unsafe fn(&[Vec<u64>], &[[u64; 2]], &mut [u64]);
 
@@ -515,10 +754,12 @@ type GatherX2 = unsafe fn(&[Vec<u64>], &[[u64; 2]], &mut [u64]);
 /// lockstep").
 pub const X2_YMM_DIGITS: core::ops::RangeInclusive<usize> = 17..=20;
 
-/// The pair product and table read for `d` digits in `v` vectors per half, 2 ..=
-/// [`X2_MAX_VECTORS`]: the product on ceil(d / 4) 256-bit registers for the digit
-/// counts of [`X2_YMM_DIGITS`] where the CPU has AVX-512VL, else on `v` 512-bit ones.
-fn instances(d: usize, v: usize) -> Option<(MulX2, GatherX2)> {
+/// The pair product, squaring and table read for `d` digits in `v` vectors per half,
+/// 2 ..= [`X2_MAX_VECTORS`]: the product and the squaring on ceil(d / 4) 256-bit
+/// registers for the digit counts of [`X2_YMM_DIGITS`] where the CPU has AVX-512VL,
+/// else the product on `v` 512-bit ones and no squaring of its own (the product
+/// squares).
+fn instances(d: usize, v: usize) -> Option<(MulX2, Option<SqrX2>, GatherX2)> {
     macro_rules! by_vectors {
         ($($n:literal)*) => {
             match v {
@@ -530,22 +771,25 @@ fn instances(d: usize, v: usize) -> Option<(MulX2, GatherX2)> {
     const { assert!(X2_MAX_VECTORS == 10) };
     let (zmm, gather) = by_vectors!(2 3 4 5 6 7 8 9 10);
     let ymm = (X2_YMM_DIGITS.contains(&d) && std::arch::is_x86_feature_detected!("avx512vl"))
-        .then(|| mul_ymm(d.div_ceil(4)))
+        .then(|| ymm_instances(d.div_ceil(4)))
         .flatten();
-    Some((ymm.unwrap_or(zmm), gather))
+    Some(match ymm {
+        Some((mul, sqr)) => (mul, Some(sqr), gather),
+        None => (zmm, None, gather),
+    })
 }
 
-/// [`mul_x2_ymm`] on `w` registers, 3 ..= 8 (32 digits, the most
-/// [`X2_YMM_DIGITS`] may reach).
-fn mul_ymm(w: usize) -> Option<MulX2> {
+/// [`mul_x2_ymm`] and [`sqr_x2_ymm`] on `w` registers, 3 ..= 8 (32 digits, the
+/// most [`X2_YMM_DIGITS`] may reach).
+fn ymm_instances(w: usize) -> Option<(MulX2, SqrX2)> {
     const { assert!(*X2_YMM_DIGITS.end() <= 32) };
     Some(match w {
-        3 => mul_x2_ymm::<3, 2>,
-        4 => mul_x2_ymm::<4, 2>,
-        5 => mul_x2_ymm::<5, 3>,
-        6 => mul_x2_ymm::<6, 3>,
-        7 => mul_x2_ymm::<7, 4>,
-        8 => mul_x2_ymm::<8, 4>,
+        3 => (mul_x2_ymm::<3, 2>, sqr_x2_ymm::<3, 2>),
+        4 => (mul_x2_ymm::<4, 2>, sqr_x2_ymm::<4, 2>),
+        5 => (mul_x2_ymm::<5, 3>, sqr_x2_ymm::<5, 3>),
+        6 => (mul_x2_ymm::<6, 3>, sqr_x2_ymm::<6, 3>),
+        7 => (mul_x2_ymm::<7, 4>, sqr_x2_ymm::<7, 4>),
+        8 => (mul_x2_ymm::<8, 4>, sqr_x2_ymm::<8, 4>),
         _ => return None,
     })
 }
@@ -596,6 +840,8 @@ struct PairLadder<'e> {
     /// Half 1's exponent, as long as the one [`fixed_window`] is given.
     second: &'e [u8],
     mul: MulX2,
+    /// The pair squaring, where the register width has one.
+    sqr: Option<SqrX2>,
     gather: GatherX2,
 }
 
@@ -609,8 +855,13 @@ impl Ladder for PairLadder<'_> {
     fn sqr(&self, a: &[u64], out: &mut [u64]) {
         // SAFETY: the token proves AVX-512F and IFMA; every value is 2 x 8 V' digits
         // below 2^52, each half below 2n < 2^(52 d') (the digit domain's contract);
-        // `mul_x2` checks the lengths.
-        unsafe { (self.mul)(a, a, &self.n, self.n0, self.d, out) };
+        // `mul_x2` and `sqr_x2` check the lengths.
+        unsafe {
+            match self.sqr {
+                Some(sqr) => sqr(a, &self.n, self.n0, self.d, out),
+                None => (self.mul)(a, a, &self.n, self.n0, self.d, out),
+            }
+        };
     }
 
     fn mul(&self, a: &[u64], b: &[u64], out: &mut [u64]) {
@@ -661,7 +912,7 @@ pub fn pow_x2<T: Trace>(
     if pair_shape(mb)? != (d, v) {
         return None;
     }
-    let (mul, gather) = instances(d, v)?;
+    let (mul, sqr, gather) = instances(d, v)?;
     let halves = [Digits::new(token, ma), Digits::new(token, mb)];
     let len = 8 * v;
     debug_assert!(halves.iter().all(|h| h.words() == len));
@@ -691,6 +942,7 @@ pub fn pow_x2<T: Trace>(
         one: pair(&|h, o| h.one(o)).to_vec(),
         second: &eb,
         mul,
+        sqr,
         gather,
     };
     let scratch_len = halves.iter().map(|h| h.scratch_words()).max().unwrap_or(0);
@@ -784,13 +1036,24 @@ mod tests {
                     let n0 = [halves[0].3, halves[1].3];
                     // Both widths wherever they apply: 512-bit registers at every d,
                     // 256-bit ones where ceil(d / 4) has an instance.
-                    let ymm = mul_ymm(d.div_ceil(4)).filter(|_| has_vl);
-                    for (width, mul) in [("zmm", Some(mul_x2_zmm::<V> as MulX2)), ("ymm", ymm)] {
+                    let ymm = ymm_instances(d.div_ceil(4)).filter(|_| has_vl);
+                    let zmm = Some(mul_x2_zmm::<V> as MulX2);
+                    for (width, mul) in [("zmm", zmm), ("ymm", ymm.map(|(mul, _)| mul))] {
                         let Some(mul) = mul else { continue };
                         let mut out = vec![u64::MAX; 16 * V];
                         // SAFETY: as above, and AVX-512VL where `ymm` is given.
                         unsafe { mul(&a, &b, &n, n0, d, &mut out) };
                         assert_eq!(out, want, "{width} V={V} d={d} pattern {pattern}");
+                    }
+                    // The squaring gives the product's digits with b = a.
+                    if let Some((mul, sqr)) = ymm {
+                        let (mut want, mut out) = (vec![0u64; 16 * V], vec![u64::MAX; 16 * V]);
+                        // SAFETY: as above; both halves of a below 2^(52 d - 1).
+                        unsafe {
+                            mul(&a, &a, &n, n0, d, &mut want);
+                            sqr(&a, &n, n0, d, &mut out);
+                        }
+                        assert_eq!(out, want, "square V={V} d={d} pattern {pattern}");
                     }
                 }
             }
