@@ -100,7 +100,8 @@ static PAIR_INFO: LaneKernelInfo = LaneKernelInfo {
         name: PAIR,
         seed: "004 sec. 7; OpenSSL rsaz_exp_x2",
         summary: "two exponentiations in lockstep on amm52-ifma moduli of one digit \
-                  count, each filling the other's latency gaps (pow_x2)",
+                  count, each filling the other's latency gaps (pow_x2); a squaring of \
+                  its own for 1024-bit halves",
         words: &[64],
         reductions: &[Reduction::Full, Reduction::Lazy],
         constant_time: true,
