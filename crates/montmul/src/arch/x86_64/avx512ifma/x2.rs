@@ -303,6 +303,33 @@ impl Reg for __m256i {
 /// accumulator before the shift.
 pub const X2_CHAINED_VECTORS: usize = super::mul::CHAINED_VECTORS;
 
+/// q = t n0' mod 2^52 for lane 0's value `t` (the exact lane 0 plus this step's
+/// product there, in full: below 2^64 + 2^104), and lane 0's carry: (t + n_0 q) / 2^52,
+/// which holds lane 0's high halves too (t + n_0 q is below 2^64 + 2^105, and 0 mod
+/// 2^52, so the carry is below 2^12 + 2^53).
+#[inline(always)]
+fn q_and_carry(t: u128, k0: u64, n0: u64) -> (u64, u64) {
+    let q = in_gpr((t as u64).wrapping_mul(k0) & DIGIT);
+    let t = t + u128::from(n0) * u128::from(q);
+    (q, (t >> 52) as u64)
+}
+
+/// The accumulator moved down one lane across its registers (lane j <- lane j + 1, 0
+/// into the top lane).
+///
+/// # Safety
+/// As [`Reg`]'s methods.
+#[inline(always)]
+unsafe fn shift_down<T: Reg, const W: usize>(acc: &mut [T; W]) {
+    // SAFETY: the caller enables the features.
+    unsafe {
+        for v in 0..W {
+            let next = if v + 1 < W { acc[v + 1] } else { T::zero() };
+            acc[v] = T::down(next, acc[v]);
+        }
+    }
+}
+
 /// One product of the pair inside the loop: its operand and modulus in `W` registers,
 /// their lane 0 in scalar, and its accumulator (whose exact lane 0, `r0`, the loop
 /// holds as a local: kept in this struct, the SLP vectoriser packed it with the three
@@ -369,22 +396,15 @@ impl<T: Reg, const W: usize> Half<T, W> {
             let bv = T::splat(bi);
             // Lane 1, which the shift makes the next lane 0 (the chained form's scalar).
             let x1 = T::lane1(self.acc[0]);
-            // Lane 0 plus a_0 b_i in full: below 2^64 + 2^104.
+            // Lane 0 plus a_0 b_i in full.
             let t = u128::from(r0) + u128::from(self.a0) * u128::from(bi);
-            let q = in_gpr((t as u64).wrapping_mul(self.k0) & DIGIT);
-            // Plus n_0 q in full: below 2^64 + 2^105, and 0 mod 2^52; t / 2^52 is lane
-            // 0's carry with its high halves, below 2^12 + 2^53.
-            let t = t + u128::from(self.n0) * u128::from(q);
-            let carry = (t >> 52) as u64;
+            let (q, carry) = q_and_carry(t, self.k0, self.n0);
             let qv = T::splat(q);
             if LOW_FIRST {
                 for (x, (&a, &n)) in self.acc.iter_mut().zip(self.av.iter().zip(&self.nv)) {
                     *x = T::madd_lo(T::madd_lo(*x, a, bv), n, qv);
                 }
-                for v in 0..W {
-                    let next = if v + 1 < W { self.acc[v + 1] } else { zero };
-                    self.acc[v] = T::down(next, self.acc[v]);
-                }
+                shift_down(&mut self.acc);
                 // The new lane 0: the old lane 1 with its low halves, plus the carry.
                 let r0 = in_gpr(T::low(self.acc[0]) + carry);
                 for (x, (&a, &n)) in self.acc.iter_mut().zip(self.av.iter().zip(&self.nv)) {
@@ -502,7 +522,6 @@ impl<T: Reg, const W: usize> SquareHalf<T, W> {
     unsafe fn step<const I: usize>(&mut self, xi: u64, r0: u64) -> u64 {
         // SAFETY: the caller enables the features; the rest is register arithmetic.
         unsafe {
-            let zero = T::zero();
             // Lane I's register and its lane in it.
             let (r, p) = (I / T::LANES, I % T::LANES);
             let xv = T::splat(xi);
@@ -513,10 +532,7 @@ impl<T: Reg, const W: usize> SquareHalf<T, W> {
                 } else {
                     0
                 };
-            let q = in_gpr((t as u64).wrapping_mul(self.k0) & DIGIT);
-            // As in `Half::step`: t / 2^52 is lane 0's carry with its high halves.
-            let t = t + u128::from(self.n0) * u128::from(q);
-            let carry = (t >> 52) as u64;
+            let (q, carry) = q_and_carry(t, self.k0, self.n0);
             let qv = T::splat(q);
             // The row in register r: y above lane p + 1, z_(I+1) at p + 1, x_I at p,
             // 0 below; and in register r + 1 when lane I + 1 is its lane 0.
@@ -539,10 +555,7 @@ impl<T: Reg, const W: usize> SquareHalf<T, W> {
                 };
                 self.acc[v] = T::madd_lo(x, self.nv[v], qv);
             }
-            for v in 0..W {
-                let next = if v + 1 < W { self.acc[v + 1] } else { zero };
-                self.acc[v] = T::down(next, self.acc[v]);
-            }
+            shift_down(&mut self.acc);
             // The new lane 0: the old lane 1 with its low halves, plus the carry.
             let r0 = in_gpr(T::low(self.acc[0]) + carry);
             for v in 0..W {
