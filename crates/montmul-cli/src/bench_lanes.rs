@@ -8,7 +8,8 @@
 //! - `one-by-one:auto`: each job through its own modulus' `auto` kernel (the best single
 //!   kernel on this CPU), one after the other;
 //! - `mul_lanes` / `pow_lanes`: the lanes seam, with the engine it picks;
-//! - `amm52x8-ifma`: the 8-lane kernel, whatever the seam would pick
+//! - `amm52x8-ifma`: the 8-lane kernel (for N <= 4 its four lanes on 256-bit
+//!   registers), whatever the seam would pick
 //!   ([`montmul::lanes::mul_lanes_mb8`], [`montmul::lanes::pow_lanes_mb8`]);
 //! - with N = 2, `amm52x2-ifma`: the two exponentiations in lockstep
 //!   ([`montmul::lanes::pow_x2_lockstep`], moduli on `amm52-ifma`).

@@ -225,19 +225,25 @@ mod imp {
 
     /// The break-even table of [`main`].
     fn break_even(rng: &mut Rng, rounds: usize) {
-        println!("break-even lane count: one amm52x8-ifma pow (any 1..8 lanes: the unused");
-        println!("lanes are padded) / one Residue::pow, {SHORT}-byte exponents, medians of");
-        println!("short alternating rounds; Mb8 pays from the next whole lane count");
-        println!(" bits  mb8(us)  pow(us)  break-even");
+        println!("break-even lane counts: one amm52x8-ifma pow of 8 lanes (5 to 8 in use: the");
+        println!("unused lanes are padded) and of 4 (1 to 4 in use, on 256-bit registers) / one");
+        println!("Residue::pow, {SHORT}-byte exponents, medians of short alternating rounds; each");
+        println!("form pays from the next whole lane count");
+        println!(" bits  x8(us)  x4(us)  pow(us)  break-even x8  x4");
         for bits in [512usize, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192] {
             let (_, bases) = batch(rng, bits);
             let exps: Vec<Vec<u8>> = (0..LANES).map(|_| rng.bytes(SHORT)).collect();
             let refs: Vec<&[u8]> = exps.iter().map(|e| e.as_slice()).collect();
-            let (mut mb, mut one) = (Vec::new(), Vec::new());
+            let (mut mb, mut mb4, mut one) = (Vec::new(), Vec::new(), Vec::new());
             for r in 0..4 * rounds + 1 {
                 mb.push(
                     time(1, || {
                         black_box(pow_lanes_mb8(black_box(&bases), &refs).unwrap());
+                    }) / 1000.0,
+                );
+                mb4.push(
+                    time(1, || {
+                        black_box(pow_lanes_mb8(black_box(&bases[..4]), &refs[..4]).unwrap());
                     }) / 1000.0,
                 );
                 one.push(
@@ -246,8 +252,12 @@ mod imp {
                     }) / 1000.0,
                 );
             }
-            let (mb, one) = (median(mb), median(one));
-            println!("{bits:>5} {mb:>8.1} {one:>8.1} {:>10.2}", mb / one);
+            let (mb, mb4, one) = (median(mb), median(mb4), median(one));
+            println!(
+                "{bits:>5} {mb:>7.1} {mb4:>7.1} {one:>8.1} {:>14.2} {:>4.2}",
+                mb / one,
+                mb4 / one
+            );
         }
     }
 

@@ -21,8 +21,9 @@
 //! faster than the two one after the other; above, a single product already keeps the
 //! core's issue busy and the pair measured no faster (`docs/PERFORMANCE.md`). `Mb8`
 //! runs up to eight exponentiations of one size class on `amm52x8-ifma`, one per 64-bit
-//! lane, from the lane counts where that measured faster than one by one
-//! (`MB8_MIN_LANES` in `lanes/mb8.rs`; up to 4096 bits). Engines may differ in speed,
+//! lane (a batch of up to four on 256-bit registers, in half the time of eight), from
+//! the lane counts where that measured faster than one by one (`MB8_MIN_LANES` in
+//! `lanes/mb8.rs`; up to 4096 bits). Engines may differ in speed,
 //! never in results: every lane's result is what
 //! [`Residue::try_mul`] or [`Residue::pow`] gives.
 //!
@@ -83,7 +84,8 @@ static MB8_INFO: LaneKernelInfo = LaneKernelInfo {
         name: MB8,
         seed: "004 sec. 7; crypto_mb mbx_exp_mb8",
         summary: "8 independent AMM52 products, one per 64-bit lane of AVX-512 IFMA, \
-                  same or different moduli of one limb count; pow_lanes on them",
+                  same or different moduli of one limb count (batches of up to 4 on \
+                  256-bit registers); pow_lanes on them",
         words: &[64],
         reductions: &[Reduction::Full, Reduction::Lazy],
         constant_time: true,
@@ -189,7 +191,7 @@ impl<L: Limb> Engine<L> for Mb8 {
 /// The engine for a batch whose lanes live in `lanes`' residues, by the moduli's size
 /// class and the CPU's capability tokens: [`X2`] for two lanes that [`fits_x2`];
 /// [`Mb8`] where it measured faster than one by one
-/// ([`crate::kernel::PerWord::mb8_picked`]: from 4 lanes at 512 bits, never for two);
+/// ([`crate::kernel::PerWord::mb8_picked`]: from 3 lanes at 512 bits, never for two);
 /// else [`Sequential`].
 fn engine<L: Limb>(lanes: &[Residue<L>]) -> &'static dyn Engine<L> {
     if let [a, b] = lanes {

@@ -2,10 +2,12 @@
 //! limb count, run by the 8-lane multi-buffer kernel `amm52x8-ifma`
 //! ([`crate::arch::x86_64::avx512ifma::mb8`], exponentiation in
 //! [`crate::arch::x86_64::avx512ifma::mb8_exp`]), reached from [`super`] through the
-//! `u64` hooks of [`crate::kernel::PerWord`] (`mb8_picked`, `pow_mb8`, `mul_mb8`). The
-//! unused lanes of a partial batch repeat the first lane's modulus with base 0 and
-//! exponent 0 (the lane count is public), so a batch of k costs what a batch of 8 does:
-//! [`MB8_MIN_LANES`] says from how many lanes that is faster than the jobs one by one.
+//! `u64` hooks of [`crate::kernel::PerWord`] (`mb8_picked`, `pow_mb8`, `mul_mb8`). A
+//! batch of 1 to 4 runs on 256-bit registers (four lanes, where the CPU has
+//! AVX-512VL), one of 5 to 8 on 512-bit ones; the unused lanes of a partial batch
+//! repeat the first lane's modulus with base 0 and exponent 0 (the lane count is
+//! public), so a batch costs what a full one of its form does: [`MB8_MIN_LANES`] says
+//! from how many lanes that is faster than the jobs one by one.
 
 use crate::arch::x86_64::avx512ifma::mb8::{LaneModulus, Lanes8};
 use crate::arch::x86_64::avx512ifma::mb8_exp;
@@ -13,31 +15,43 @@ use crate::arch::Avx512Ifma;
 use crate::{Error, Modulus, Residue};
 
 /// The fewest lanes for which [`super::pow_lanes`] runs an exponentiation batch here, by
-/// the moduli's limb count: rows `(up to this many limbs, from this many lanes)`, in
-/// order; limb counts past the last row (above 4096 bits), or below 8 limbs (512 bits),
-/// stay sequential. Measured with the example `mb8` (`docs/PERFORMANCE.md`,
-/// "amm52x8-ifma"): one 8-lane exponentiation costs as much as 3.5 single ones at 512
-/// bits, 4.2 at 768, 4.9 at 1024, 6.8 at 1536, 6.8-7.4 at 2048-4096, and at 6144 bits
-/// 7.0 or 16 by the heap's placement, 8.6-9.5 at 8192; so below these counts (rounded
-/// up past ties) the jobs one by one are faster.
-pub(super) const MB8_MIN_LANES: [(usize, usize); 5] = [(8, 4), (12, 5), (16, 6), (24, 7), (64, 8)];
+/// the moduli's limb count: rows `(up to this many limbs, from this many lanes on
+/// 256-bit registers (a batch of up to 4; `None`: never), from this many on 512-bit
+/// ones)`, in order; limb counts past the last row (above 4096 bits), or below 8 limbs
+/// (512 bits), stay sequential. Measured with the example `mb8` (`docs/PERFORMANCE.md`,
+/// "amm52x8-ifma"): one 4-lane exponentiation costs as much as 2.6 single ones at 512
+/// bits, 2.9 at 768, 3.3 at 1024 and 4.0-4.8 from 1536 bits; one 8-lane exponentiation
+/// as much as 3.4 at 512 bits, 4.2 at 768, 5.1 at 1024, 7.1 at 1536 and 7.3-7.8 at
+/// 2048-4096 (at 6144 bits 7.0 or 16 by the heap's placement, 7.4-9.5 at 8192); so
+/// below these counts (rounded up past ties) the jobs one by one are faster. The
+/// 512-bit column also serves batches of up to 4 on a CPU without AVX-512VL.
+pub(super) const MB8_MIN_LANES: [(usize, Option<usize>, usize); 5] = [
+    (8, Some(3), 4),
+    (12, Some(3), 5),
+    (16, Some(4), 6),
+    (24, None, 8),
+    (64, None, 8),
+];
 
 /// The smallest limb count the engine picks (512 bits).
 const MIN_LIMBS: usize = 8;
 
 /// Whether the engine runs this exponentiation batch here, faster than one by one: the
 /// CPU has AVX-512 IFMA, every modulus has the same limb count, and the lane count
-/// reaches [`MB8_MIN_LANES`] for it. All of that is public.
+/// reaches [`MB8_MIN_LANES`] for it (the 256-bit column for up to 4 lanes where the CPU
+/// has AVX-512VL). All of that is public.
 pub(crate) fn picked(lanes: &[Residue<u64>]) -> bool {
     let Some(s) = lanes.first().map(|x| x.modulus().limbs()) else {
         return false;
     };
-    let Some(min) = MB8_MIN_LANES
-        .iter()
-        .find(|&&(up_to, _)| s <= up_to)
-        .map(|&(_, min)| min)
-    else {
+    let Some(&(_, min4, min8)) = MB8_MIN_LANES.iter().find(|&&(up_to, _, _)| s <= up_to) else {
         return false;
+    };
+    let narrow = lanes.len() <= 4 && std::arch::is_x86_feature_detected!("avx512vl");
+    let min = if narrow {
+        min4.unwrap_or(usize::MAX)
+    } else {
+        min8
     };
     s >= MIN_LIMBS
         && lanes.len() >= min
@@ -136,11 +150,17 @@ mod tests {
             montmul_testkit::skipped!("picks_mb8_by_the_table: SKIPPED: no AVX-512 IFMA");
             return;
         }
+        let vl = std::arch::is_x86_feature_detected!("avx512vl");
         assert!(picked(&batch(16, 8, Reduction::Full)));
         assert!(picked(&batch(16, 6, Reduction::Full)));
         assert!(!picked(&batch(16, 5, Reduction::Full)));
         assert!(picked(&batch(8, 4, Reduction::Full)));
-        assert!(!picked(&batch(8, 3, Reduction::Full)));
+        // Four lanes or fewer: the 256-bit column where the CPU has AVX-512VL.
+        assert_eq!(picked(&batch(8, 3, Reduction::Full)), vl);
+        assert_eq!(picked(&batch(16, 4, Reduction::Full)), vl);
+        assert!(!picked(&batch(16, 3, Reduction::Full)));
+        assert!(!picked(&batch(8, 2, Reduction::Full)));
+        assert!(!picked(&batch(24, 4, Reduction::Full)));
         assert!(!picked(&batch(32, 7, Reduction::Full)));
         assert!(picked(&batch(32, 8, Reduction::Full)));
         assert!(picked(&batch(64, 8, Reduction::Full)));
@@ -163,7 +183,7 @@ mod tests {
             return;
         }
         for r in [Reduction::Full, Reduction::Lazy] {
-            for (limbs, lanes) in [(1, 8), (8, 3), (16, 8), (33, 5)] {
+            for (limbs, lanes) in [(1, 8), (8, 3), (8, 4), (16, 8), (33, 5), (33, 1)] {
                 let a = batch(limbs, lanes, r);
                 let b: Vec<Residue<u64>> = a.iter().map(|x| x.square()).collect();
                 let got = mul(&a, &b).unwrap();

@@ -12,6 +12,14 @@
 //! the word-serial almost-Montgomery loop of Gueron and Krasnov, ARITH 23 (2016), as
 //! `amm52-ifma` runs it, eight times side by side.
 //!
+//! A batch of up to four lanes runs the same steps on 256-bit registers, lanes 0 to 3
+//! of each digit's 8 words (the layout stays 8 words a digit; lanes 4 to 7 of the
+//! result are 0): this CPU issues two 256-bit multiply-adds a cycle against one
+//! 512-bit one, so four lanes cost about half of eight (0.53-0.69x of the 8-lane
+//! product at 512-4096 bits, measured). The steps are written once over the register
+//! width (`reg::Reg`, shared with the pair kernel); [`amm`] picks it by the lanes
+//! in use, a public count.
+//!
 //! # The computation
 //!
 //! All lanes have moduli of one limb count s; the product uses D digits (R' = 2^(52 D),
@@ -40,8 +48,9 @@
 //! D digits with no carry out, as in `amm52-ifma`.
 //!
 //! Constant-time: yes. The loop counts and every address depend on D only; nothing
-//! branches on a value. Needs AVX-512F and AVX-512 IFMA: the functions are reached only
-//! through an [`Avx512Ifma`] token. The exponentiation on these products is [`super::mb8_exp`].
+//! branches on a value. Needs AVX-512F and AVX-512 IFMA (and AVX-512VL for the 256-bit
+//! form, checked where it is picked): the functions are reached only through an
+//! [`Avx512Ifma`] token. The exponentiation on these products is [`super::mb8_exp`].
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
@@ -50,6 +59,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 use super::digits::{join_group, split_group, DIGIT};
 use super::finish::finish;
+use super::reg::Reg;
 use crate::arch::cpu::Avx512Ifma;
 use crate::{Error, Reduction};
 
@@ -71,10 +81,15 @@ pub fn digits_for(s: usize, bits: u32) -> usize {
 /// and `out` are `8 d` words, digit j of lane l at `8 j + l`; `k0` holds
 /// -n_l^-1 mod 2^52 per lane. The digits of `a`, `b` and `n` must be below 2^52, and
 /// for every lane a, b < 2n with 2^(52 d) > 4n: then the result is below 2n.
-/// Constant-time.
+///
+/// `lanes` says how many lanes, from lane 0, the caller needs: up to 4 on a CPU with
+/// AVX-512VL the products run on 256-bit registers (four lanes, the same lanes a cycle
+/// as eight on 512-bit ones, so half the time) and lanes 4 to 7 of `out` are set to
+/// 0; otherwise all eight are computed. `lanes` is public. Constant-time.
 ///
 /// # Panics
 /// When a slice is not `8 d` words or d is 0 or above [`MAX_DIGITS`].
+#[allow(clippy::too_many_arguments)]
 pub fn amm(
     _: Avx512Ifma,
     a: &[u64],
@@ -82,22 +97,52 @@ pub fn amm(
     n: &[u64],
     k0: &[u64; LANES],
     d: usize,
+    lanes: usize,
     out: &mut [u64],
 ) {
     assert!((1..=MAX_DIGITS).contains(&d));
     assert!(a.len() == 8 * d && b.len() == 8 * d && n.len() == 8 * d && out.len() == 8 * d);
-    // SAFETY: the token proves AVX-512F and IFMA; the lengths are checked above.
-    unsafe { amm_unchecked(a, b, n, k0, d, out) }
+    // SAFETY: the token proves AVX-512F and IFMA, and VL is checked for the 256-bit
+    // form; the lengths are checked above.
+    unsafe {
+        if lanes <= 4 && std::arch::is_x86_feature_detected!("avx512vl") {
+            amm_x4(a, b, n, k0, d, out)
+        } else {
+            amm_x8(a, b, n, k0, d, out)
+        }
+    }
 }
 
-/// [`amm`] after its checks: the steps in blocks of [`BLOCK`] ([`steps`]), the
-/// remainder one at a time, then the carries.
+/// [`amm_unchecked`] on 512-bit registers: eight lanes.
 ///
 /// # Safety
-/// The CPU has AVX-512F and AVX-512 IFMA; `a`, `b`, `n`, `out` are `8 d` words,
-/// 1 <= d <= [`MAX_DIGITS`].
+/// The CPU has AVX-512F and AVX-512 IFMA; the lengths as [`amm_unchecked`]'s.
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn amm_unchecked(
+unsafe fn amm_x8(a: &[u64], b: &[u64], n: &[u64], k0: &[u64; LANES], d: usize, out: &mut [u64]) {
+    // SAFETY: the features are enabled here; the caller guarantees the lengths.
+    unsafe { amm_unchecked::<__m512i>(a, b, n, k0, d, out) }
+}
+
+/// [`amm_unchecked`] on 256-bit registers: lanes 0 to 3.
+///
+/// # Safety
+/// The CPU has AVX-512F, AVX-512 IFMA and AVX-512VL; the lengths as
+/// [`amm_unchecked`]'s.
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+unsafe fn amm_x4(a: &[u64], b: &[u64], n: &[u64], k0: &[u64; LANES], d: usize, out: &mut [u64]) {
+    // SAFETY: the features are enabled here; the caller guarantees the lengths.
+    unsafe { amm_unchecked::<__m256i>(a, b, n, k0, d, out) }
+}
+
+/// [`amm`] after its checks, on registers of `T::LANES` lanes (the first of each run
+/// of 8 words): the steps in blocks of [`BLOCK`] ([`steps`]), the remainder one at a
+/// time, then the carries. Lanes from `T::LANES` up are stored as 0.
+///
+/// # Safety
+/// The CPU has the features [`Reg`] needs for `T`; `a`, `b`, `n`, `out` are `8 d`
+/// words, 1 <= d <= [`MAX_DIGITS`].
+#[inline(always)]
+unsafe fn amm_unchecked<T: Reg>(
     a: &[u64],
     b: &[u64],
     n: &[u64],
@@ -105,49 +150,45 @@ unsafe fn amm_unchecked(
     d: usize,
     out: &mut [u64],
 ) {
-    let zero = _mm512_setzero_si512();
-    // SAFETY: k0 is 8 words.
-    let k0 = unsafe { _mm512_loadu_si512(k0.as_ptr().cast()) };
-    // The accumulator, by absolute digit position: entries 0 .. d start at 0; entry
-    // p >= d is first written (not added to) by the step block that reaches it.
-    let mut t = [MaybeUninit::<__m512i>::uninit(); 2 * MAX_DIGITS];
-    for e in &mut t[..d] {
-        e.write(zero);
+    // SAFETY: for the whole body, the caller enables the features `T` needs; every load and
+    // store offset is 8 j for a digit j < d (or < 2 d within `t`), inside the slices.
+    unsafe {
+        let zero = T::zero();
+        let k0 = T::load(k0);
+        // The accumulator, by absolute digit position: entries 0 .. d start at 0;
+        // entry p >= d is first written (not added to) by the step block that reaches
+        // it.
+        let mut t = [MaybeUninit::<T>::uninit(); 2 * MAX_DIGITS];
+        for e in &mut t[..d] {
+            e.write(zero);
+        }
+        let ops = Operands { a, b, n, k0, d };
+        let mut i = 0;
+        while i + BLOCK <= d {
+            // Entries below i + d are initialised (the previous blocks wrote up to
+            // i - 1 + d).
+            steps::<T, BLOCK>(&ops, i, &mut t);
+            i += BLOCK;
+        }
+        while i < d {
+            steps::<T, 1>(&ops, i, &mut t);
+            i += 1;
+        }
+        // The carries, lane by lane, digit by digit: the result is below 2^(52 d), so
+        // nothing carries out of the top digit.
+        let mut c = zero;
+        for j in 0..d {
+            // The steps wrote every entry up to 2d - 1.
+            let x = T::add(t[d + j].assume_init(), c);
+            c = T::shr52(x);
+            T::store8_at(T::low52(x), out.as_mut_ptr().add(8 * j));
+        }
+        // The accumulator held products of secret values.
+        for e in &mut t[..2 * d] {
+            e.write(zero);
+        }
+        core::hint::black_box(&t);
     }
-    let ops = Operands { a, b, n, k0, d };
-    let mut i = 0;
-    while i + BLOCK <= d {
-        // SAFETY: the caller guarantees the CPU features and the lengths; entries
-        // below i + d are initialised (the previous blocks wrote up to i - 1 + d).
-        unsafe { steps::<BLOCK>(&ops, i, &mut t) };
-        i += BLOCK;
-    }
-    while i < d {
-        // SAFETY: as above.
-        unsafe { steps::<1>(&ops, i, &mut t) };
-        i += 1;
-    }
-    // The carries, lane by lane, digit by digit: the result is below 2^(52 d), so
-    // nothing carries out of the top digit.
-    let digit = _mm512_set1_epi64(DIGIT as i64);
-    let mut c = zero;
-    for j in 0..d {
-        // SAFETY: the steps wrote every entry up to 2d - 1.
-        let x = _mm512_add_epi64(unsafe { t[d + j].assume_init() }, c);
-        c = _mm512_srli_epi64::<52>(x);
-        // SAFETY: j < d, so 8 j + 8 <= 8 d = out.len(); storeu needs no alignment.
-        unsafe {
-            _mm512_storeu_si512(
-                out.as_mut_ptr().add(8 * j).cast(),
-                _mm512_and_si512(x, digit),
-            )
-        };
-    }
-    // The accumulator held products of secret values.
-    for e in &mut t[..2 * d] {
-        e.write(zero);
-    }
-    core::hint::black_box(&t);
 }
 
 /// The steps [`amm_unchecked`] runs at once: each pass over the accumulator adds the
@@ -156,12 +197,12 @@ unsafe fn amm_unchecked(
 /// in `BLOCK` independent chains. Measured: `docs/PERFORMANCE.md`, "amm52x8-ifma".
 const BLOCK: usize = 4;
 
-/// The operands of one product: digit-major values of `8 d` words, k0 as a vector.
-struct Operands<'a> {
+/// The operands of one product: digit-major values of `8 d` words, k0 as a register.
+struct Operands<'a, T> {
     a: &'a [u64],
     b: &'a [u64],
     n: &'a [u64],
-    k0: __m512i,
+    k0: T,
     d: usize,
 }
 
@@ -174,80 +215,84 @@ struct Operands<'a> {
 /// digits from d up are 0), the block's last carry at i0 + K.
 ///
 /// # Safety
-/// The CPU has AVX-512F and AVX-512 IFMA; `ops` holds `8 d` words each; entries of
-/// `t` below i0 + d are initialised; i0 + K <= d; 2 d <= t.len().
-#[target_feature(enable = "avx512f,avx512ifma")]
-#[inline]
+/// The CPU has the features [`Reg`] needs for `T`; `ops` holds `8 d` words each;
+/// entries of `t` below i0 + d are initialised; i0 + K <= d; 2 d <= t.len().
+#[inline(always)]
 // The loops run over digit positions, which index several arrays and enter arithmetic.
 #[allow(clippy::needless_range_loop)]
-unsafe fn steps<const K: usize>(ops: &Operands<'_>, i0: usize, t: &mut [MaybeUninit<__m512i>]) {
+unsafe fn steps<T: Reg, const K: usize>(
+    ops: &Operands<'_, T>,
+    i0: usize,
+    t: &mut [MaybeUninit<T>],
+) {
     let Operands { a, b, n, k0, d } = *ops;
-    let zero = _mm512_setzero_si512();
-    let load = |x: &[u64], j: usize| {
-        if j < d {
-            // SAFETY: j < d, so 8 j + 8 <= 8 d, the length of each operand; loadu
-            // needs no alignment.
-            unsafe { _mm512_loadu_si512(x.as_ptr().add(8 * j).cast()) }
-        } else {
-            zero
-        }
-    };
-    let bk: [__m512i; K] = core::array::from_fn(|k| load(b, i0 + k));
-    let mut q = [zero; K];
-    let mut carry = zero;
-    for k in 0..K {
-        // SAFETY: i0 + k < d <= i0 + d: initialised.
-        let mut v = unsafe { t[i0 + k].assume_init() };
-        v = _mm512_madd52lo_epu64(v, load(a, 0), bk[k]);
-        // The earlier steps of the block at j = k - kk >= 1; their q terms last, the
-        // latest q last of all (the chain that waits for it is short).
-        for kk in 0..k {
-            v = _mm512_madd52lo_epu64(v, load(a, k - kk), bk[kk]);
-            v = _mm512_madd52hi_epu64(v, load(a, k - kk - 1), bk[kk]);
-        }
-        for kk in 0..k {
-            v = _mm512_madd52lo_epu64(v, load(n, k - kk), q[kk]);
-            v = _mm512_madd52hi_epu64(v, load(n, k - kk - 1), q[kk]);
-        }
-        v = _mm512_add_epi64(v, carry);
-        // q = lo52(v k0): only v's low 52 bits count.
-        q[k] = _mm512_madd52lo_epu64(zero, v, k0);
-        // Lane values below the bound of the module doc: no lane overflows.
-        carry = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(v, load(n, 0), q[k]));
-    }
-    // ca[k] = a_(p - i0 - k), cn likewise; ta, tn one further down.
-    let mut ca: [__m512i; K] = core::array::from_fn(|k| load(a, K - 1 - k));
-    let mut cn: [__m512i; K] = core::array::from_fn(|k| load(n, K - 1 - k));
-    for p in i0 + K..i0 + K + d {
-        let (ta, tn) = (ca[K - 1], cn[K - 1]);
-        for k in (1..K).rev() {
-            (ca[k], cn[k]) = (ca[k - 1], cn[k - 1]);
-        }
-        (ca[0], cn[0]) = (load(a, p - i0), load(n, p - i0));
-        let mut s: [__m512i; K] = [zero; K];
-        if p < i0 + d {
-            // SAFETY: entries below i0 + d are initialised.
-            s[0] = unsafe { t[p].assume_init() };
-        }
-        if p == i0 + K {
-            s[0] = _mm512_add_epi64(s[0], carry);
-        }
-        for k in 0..K {
-            let (pa, pn) = if k + 1 < K {
-                (ca[k + 1], cn[k + 1])
+    // SAFETY: for the whole body, the caller enables the features; every load is of digit
+    // j < d, 8 j + T::LANES <= 8 d words in; entries of `t` are read only below
+    // i0 + d (initialised) and written below i0 + K + d <= 2 d.
+    unsafe {
+        let zero = T::zero();
+        let load = |x: &[u64], j: usize| {
+            if j < d {
+                T::load_at(x.as_ptr().add(8 * j))
             } else {
-                (ta, tn)
-            };
-            s[k] = _mm512_madd52lo_epu64(s[k], ca[k], bk[k]);
-            s[k] = _mm512_madd52hi_epu64(s[k], pa, bk[k]);
-            s[k] = _mm512_madd52lo_epu64(s[k], cn[k], q[k]);
-            s[k] = _mm512_madd52hi_epu64(s[k], pn, q[k]);
+                zero
+            }
+        };
+        let bk: [T; K] = core::array::from_fn(|k| load(b, i0 + k));
+        let mut q = [zero; K];
+        let mut carry = zero;
+        for k in 0..K {
+            let mut v = t[i0 + k].assume_init();
+            v = T::madd_lo(v, load(a, 0), bk[k]);
+            // The earlier steps of the block at j = k - kk >= 1; their q terms last,
+            // the latest q last of all (the chain that waits for it is short).
+            for kk in 0..k {
+                v = T::madd_lo(v, load(a, k - kk), bk[kk]);
+                v = T::madd_hi(v, load(a, k - kk - 1), bk[kk]);
+            }
+            for kk in 0..k {
+                v = T::madd_lo(v, load(n, k - kk), q[kk]);
+                v = T::madd_hi(v, load(n, k - kk - 1), q[kk]);
+            }
+            v = T::add(v, carry);
+            // q = lo52(v k0): only v's low 52 bits count.
+            q[k] = T::madd_lo(zero, v, k0);
+            // Lane values below the bound of the module doc: no lane overflows.
+            carry = T::shr52(T::madd_lo(v, load(n, 0), q[k]));
         }
-        let mut x = s[0];
-        for &sk in &s[1..] {
-            x = _mm512_add_epi64(x, sk);
+        // ca[k] = a_(p - i0 - k), cn likewise; ta, tn one further down.
+        let mut ca: [T; K] = core::array::from_fn(|k| load(a, K - 1 - k));
+        let mut cn: [T; K] = core::array::from_fn(|k| load(n, K - 1 - k));
+        for p in i0 + K..i0 + K + d {
+            let (ta, tn) = (ca[K - 1], cn[K - 1]);
+            for k in (1..K).rev() {
+                (ca[k], cn[k]) = (ca[k - 1], cn[k - 1]);
+            }
+            (ca[0], cn[0]) = (load(a, p - i0), load(n, p - i0));
+            let mut s: [T; K] = [zero; K];
+            if p < i0 + d {
+                s[0] = t[p].assume_init();
+            }
+            if p == i0 + K {
+                s[0] = T::add(s[0], carry);
+            }
+            for k in 0..K {
+                let (pa, pn) = if k + 1 < K {
+                    (ca[k + 1], cn[k + 1])
+                } else {
+                    (ta, tn)
+                };
+                s[k] = T::madd_lo(s[k], ca[k], bk[k]);
+                s[k] = T::madd_hi(s[k], pa, bk[k]);
+                s[k] = T::madd_lo(s[k], cn[k], q[k]);
+                s[k] = T::madd_hi(s[k], pn, q[k]);
+            }
+            let mut x = s[0];
+            for &sk in &s[1..] {
+                x = T::add(x, sk);
+            }
+            t[p].write(x);
         }
-        t[p].write(x);
     }
 }
 
@@ -434,7 +479,7 @@ impl Lanes8 {
     /// `out = mont'(a, b)` = a b 2^(-52 D) mod n per lane, below 2n: [`amm`] on this
     /// domain's moduli (values of `8 D` words, every lane below 2n). Constant-time.
     pub fn amm(&self, a: &[u64], b: &[u64], out: &mut [u64]) {
-        amm(self.token, a, b, &self.n, &self.k0, self.d, out);
+        amm(self.token, a, b, &self.n, &self.k0, self.d, self.lanes, out);
     }
 
     /// `out` = the domain's 1 in every lane.

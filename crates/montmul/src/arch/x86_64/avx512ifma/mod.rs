@@ -101,6 +101,7 @@ pub mod finish;
 pub mod mb8;
 pub mod mb8_exp;
 pub mod mul;
+mod reg;
 pub mod sqr;
 pub mod x2;
 

@@ -109,11 +109,11 @@
 //! harness (`tests/ct_valgrind.rs`) cannot run AVX-512; the statistical timing check
 //! times the pair itself (`montmul ct-check --paths pow-x2`, `docs/SECURITY.md`).
 //!
-//! The stages, one file each: `x2/reg.rs` (the registers' operations over both
-//! widths), `x2/step.rs` (the steps of a product and of a square, two at once, and
-//! their instances); here the choice of instances, the table read and the ladder.
+//! The stages, one file each: `reg.rs` beside it (the registers' operations over
+//! both widths, shared with the 8-lane kernel), `x2/step.rs` (the steps of a product
+//! and of a square, two at once, and their instances); here the choice of instances,
+//! the table read and the ladder.
 
-mod reg;
 mod step;
 
 use core::arch::x86_64::*;

@@ -5,9 +5,9 @@
 
 use core::arch::x86_64::*;
 
-use super::reg::Reg;
 use crate::arch::x86_64::avx512ifma::digits::{load_vectors, store_vectors, DIGIT};
 use crate::arch::x86_64::avx512ifma::finish::normalise_vectors;
+use crate::arch::x86_64::avx512ifma::reg::Reg;
 use crate::arch::x86_64::avx512ifma::sqr::doubled;
 
 /// `x`, kept in a general-purpose register and hidden from the optimiser. Without it

@@ -1,18 +1,24 @@
-//! The pair kernel's registers: the operations a step needs, over 256-bit and 512-bit
-//! registers of 52-bit digits, so that the steps (`step.rs`) are written once for both
-//! widths.
+//! The IFMA kernels' registers: the operations a step needs, over 256-bit and 512-bit
+//! registers of 52-bit digits, so that a step is written once for both widths: the
+//! pair kernel's (`x2/step.rs`) and the multi-buffer kernel's (`mb8.rs`, eight lanes
+//! on 512-bit registers or four on 256-bit ones).
 
 use core::arch::x86_64::*;
 
-/// A register of 52-bit digits, one per 64-bit lane: the operations a step of the pair
-/// needs, for 256-bit (`__m256i`, AVX-512VL) and 512-bit (`__m512i`) registers. The
-/// step is written once over this trait; which width a size runs on is
-/// [`super::X2_YMM_DIGITS`]' choice.
+use super::digits::DIGIT;
+
+/// [`DIGIT`] as a lane value.
+const DIGIT52: i64 = DIGIT as i64;
+
+/// A register of 52-bit digits, one per 64-bit lane: the operations the steps of the
+/// pair and of the multi-buffer kernel need, for 256-bit (`__m256i`, AVX-512VL) and
+/// 512-bit (`__m512i`) registers. The steps are written once over this trait; which
+/// width a size or a batch runs on is the caller's choice (`x2::X2_YMM_DIGITS`,
+/// `mb8::amm`).
 ///
 /// # Safety
 /// Every method needs AVX-512F and AVX-512 IFMA, and for `__m256i` AVX-512VL; they are
-/// only called from functions that enable those features (`step::mul_x2_zmm`,
-/// `step::mul_x2_ymm`, `step::sqr_x2_ymm`), into which they are inlined.
+/// only called from functions that enable those features, into which they are inlined.
 pub(super) trait Reg: Copy {
     /// Lanes (digits) per register.
     const LANES: usize;
@@ -26,6 +32,10 @@ pub(super) trait Reg: Copy {
     unsafe fn madd_hi(acc: Self, a: Self, b: Self) -> Self;
     /// `a + b`, lane by lane.
     unsafe fn add(a: Self, b: Self) -> Self;
+    /// `x >> 52`, lane by lane: the carries above the digits.
+    unsafe fn shr52(x: Self) -> Self;
+    /// `x mod 2^52`, lane by lane: the digits.
+    unsafe fn low52(x: Self) -> Self;
     /// The lanes of `x` shifted down one, lane 0 of `next` in the top lane (`valignq`).
     unsafe fn down(next: Self, x: Self) -> Self;
     /// `a` with the lanes set in `mask` taken from `b` (`vpblendmq`).
@@ -38,6 +48,17 @@ pub(super) trait Reg: Copy {
     unsafe fn lane1(x: Self) -> u64;
     /// The first `LANES` digits of `x`.
     unsafe fn load(x: &[u64]) -> Self;
+    /// The `LANES` words at `p`, unchecked (the hot loops of `mb8.rs`, whose
+    /// offsets are bounded by their loop counts).
+    ///
+    /// # Safety
+    /// As the other methods, and `LANES` words at `p` are readable.
+    unsafe fn load_at(p: *const u64) -> Self;
+    /// Stores `x` to the 8 words at `p`, lanes past `LANES` as 0.
+    ///
+    /// # Safety
+    /// As the other methods, and 8 words at `p` are writable.
+    unsafe fn store8_at(x: Self, p: *mut u64);
     /// The registers `x` as 512-bit vectors: `V` of them, lanes past the last register 0.
     unsafe fn widen<const W: usize, const V: usize>(x: &[Self; W]) -> [__m512i; V];
 }
@@ -67,6 +88,14 @@ impl Reg for __m512i {
         _mm512_add_epi64(a, b)
     }
     #[inline(always)]
+    unsafe fn shr52(x: Self) -> Self {
+        _mm512_srli_epi64::<52>(x)
+    }
+    #[inline(always)]
+    unsafe fn low52(x: Self) -> Self {
+        _mm512_and_si512(x, _mm512_set1_epi64(DIGIT52))
+    }
+    #[inline(always)]
     unsafe fn down(next: Self, x: Self) -> Self {
         _mm512_alignr_epi64::<1>(next, x)
     }
@@ -91,6 +120,16 @@ impl Reg for __m512i {
         assert!(x.len() >= 8);
         // SAFETY: 8 words in bounds (checked); loadu has no alignment requirement.
         unsafe { _mm512_loadu_si512(x.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn load_at(p: *const u64) -> Self {
+        // SAFETY: the caller guarantees 8 readable words; no alignment needed.
+        unsafe { _mm512_loadu_si512(p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store8_at(x: Self, p: *mut u64) {
+        // SAFETY: the caller guarantees 8 writable words; no alignment needed.
+        unsafe { _mm512_storeu_si512(p.cast(), x) }
     }
     #[inline(always)]
     unsafe fn widen<const W: usize, const V: usize>(x: &[Self; W]) -> [__m512i; V] {
@@ -123,6 +162,14 @@ impl Reg for __m256i {
         _mm256_add_epi64(a, b)
     }
     #[inline(always)]
+    unsafe fn shr52(x: Self) -> Self {
+        _mm256_srli_epi64::<52>(x)
+    }
+    #[inline(always)]
+    unsafe fn low52(x: Self) -> Self {
+        _mm256_and_si256(x, _mm256_set1_epi64x(DIGIT52))
+    }
+    #[inline(always)]
     unsafe fn down(next: Self, x: Self) -> Self {
         // SAFETY: the caller enables AVX-512F and VL (trait doc).
         unsafe { _mm256_alignr_epi64::<1>(next, x) }
@@ -150,6 +197,16 @@ impl Reg for __m256i {
         assert!(x.len() >= 4);
         // SAFETY: 4 words in bounds (checked); loadu has no alignment requirement.
         unsafe { _mm256_loadu_si256(x.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn load_at(p: *const u64) -> Self {
+        // SAFETY: the caller guarantees 4 readable words; no alignment needed.
+        unsafe { _mm256_loadu_si256(p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store8_at(x: Self, p: *mut u64) {
+        // SAFETY: the caller guarantees 8 writable words; no alignment needed.
+        unsafe { _mm512_storeu_si512(p.cast(), _mm512_zextsi256_si512(x)) }
     }
     #[inline(always)]
     unsafe fn widen<const W: usize, const V: usize>(x: &[Self; W]) -> [__m512i; V] {
