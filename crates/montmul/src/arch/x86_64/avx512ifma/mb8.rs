@@ -105,12 +105,18 @@ pub fn amm(
     // SAFETY: the token proves AVX-512F and IFMA, and VL is checked for the 256-bit
     // form; the lengths are checked above.
     unsafe {
-        if lanes <= 4 && std::arch::is_x86_feature_detected!("avx512vl") {
+        if narrow(lanes) {
             amm_x4(a, b, n, k0, d, out)
         } else {
             amm_x8(a, b, n, k0, d, out)
         }
     }
+}
+
+/// Whether `lanes` lanes run on 256-bit registers: up to 4, on a CPU with AVX-512VL
+/// (public, as the lane count is).
+pub fn narrow(lanes: usize) -> bool {
+    lanes <= 4 && std::arch::is_x86_feature_detected!("avx512vl")
 }
 
 /// [`amm_unchecked`] on 512-bit registers: eight lanes.

@@ -9,8 +9,8 @@
 //! every lane's w-bit digit, [`MAX_WINDOW`] bits each ([`Ladder::window`]), and the
 //! table read splits it again and keeps each lane's part of each entry with its own
 //! lane mask: every entry read in full, a `vpcmpeqq` mask per entry and a masked move
-//! (`vmovdqa64` under a mask) per vector, so no branch and no address depends on a
-//! digit. The bases enter the digit domain and the results leave it as in
+//! (`vmovdqa64` under a mask) per vector (256-bit ones for a batch of up to four, whose
+//! products run on them too), so no branch and no address depends on a digit. The bases enter the digit domain and the results leave it as in
 //! `amm52-ifma`'s exponentiation ([`super::exp`]): in, mont'(x, C_in); out,
 //! mont'(y, R mod n) and the lane's policy, so each lane's result is the value
 //! [`crate::Residue::pow`] gives.
@@ -22,7 +22,8 @@ use core::arch::x86_64::*;
 
 use zeroize::Zeroizing;
 
-use super::mb8::{Lanes8, LANES};
+use super::mb8::{narrow, Lanes8, LANES};
+use super::reg::Reg;
 use crate::exp::{digit, fixed_window, Ladder, Step, Trace, Work, MAX_WINDOW};
 
 /// The ladder on eight lanes' digit vectors: the domain and every lane's exponent,
@@ -61,39 +62,67 @@ impl Ladder for Mb8Ladder<'_> {
             trace.step(Step::Read(j));
         }
         let _ = self.dom.token();
-        // SAFETY: the token (held by the domain) proves AVX-512F; the lengths are
-        // checked above.
-        unsafe { select(table, index, out) };
+        // SAFETY: the token (held by the domain) proves AVX-512F, `narrow` checks VL;
+        // the lengths are checked above.
+        unsafe {
+            if narrow(self.dom.lanes()) {
+                select_x4(table, index, out)
+            } else {
+                select_x8(table, index, out)
+            }
+        }
     }
 }
 
-/// `out` lane l = lane l of `table[(index >> 6 l) & 63]`: every entry read in full,
-/// in order; each lane's mask per entry from a vector compare, hidden from the
-/// optimiser, and each vector kept with a masked move.
+/// [`select`] on 512-bit registers: eight lanes.
 ///
 /// # Safety
-/// The CPU has AVX-512F; every entry is `out.len()` words, a multiple of 8, and there
-/// are at most 64.
+/// The CPU has AVX-512F; the lengths as [`select`]'s.
 #[target_feature(enable = "avx512f")]
-unsafe fn select(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
+unsafe fn select_x8(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
+    // SAFETY: the feature is enabled here; the caller guarantees the lengths.
+    unsafe { select::<__m512i>(table, index, out) }
+}
+
+/// [`select`] on 256-bit registers: lanes 0 to 3, the batches [`super::mb8::amm`]
+/// runs on them (lanes 4 to 7 of `out` set to 0, as its products leave them).
+///
+/// # Safety
+/// The CPU has AVX-512F and AVX-512VL; the lengths as [`select`]'s.
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn select_x4(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
+    // SAFETY: the features are enabled here; the caller guarantees the lengths.
+    unsafe { select::<__m256i>(table, index, out) }
+}
+
+/// `out` lane l = lane l of `table[(index >> 6 l) & 63]` for the `T::LANES` lanes of
+/// a register: every entry read in full, in order; each lane's mask per entry from a
+/// vector compare, hidden from the optimiser, and each register kept with a masked
+/// move.
+///
+/// # Safety
+/// The CPU has the features [`Reg`] needs for `T`; every entry is `out.len()` words, a
+/// multiple of 8, and there are at most 64.
+#[inline(always)]
+unsafe fn select<T: Reg>(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
     let parts: [u64; LANES] =
         core::array::from_fn(|l| ((index >> (MAX_WINDOW as usize * l)) & 63) as u64);
-    // SAFETY: parts is 8 words.
-    let idx = unsafe { _mm512_loadu_si512(parts.as_ptr().cast()) };
-    let mut masks = [0 as __mmask8; 1 << MAX_WINDOW];
-    for (j, m) in masks.iter_mut().enumerate().take(table.len()) {
-        *m = _mm512_cmpeq_epi64_mask(idx, _mm512_set1_epi64(j as i64));
-    }
-    let masks = core::hint::black_box(&masks);
-    for v in 0..out.len() / 8 {
-        let mut acc = _mm512_setzero_si512();
-        for (entry, &m) in table.iter().zip(masks) {
-            // SAFETY: 8 v + 8 <= out.len() = entry.len().
-            let x = unsafe { _mm512_loadu_si512(entry.as_ptr().add(8 * v).cast()) };
-            acc = _mm512_mask_mov_epi64(acc, m, x);
+    // SAFETY: the caller enables AVX-512F (which `T` needs); parts is 8 words; every
+    // load and store is of the 8 words at 8 v < out.len() = entry.len().
+    unsafe {
+        let idx = _mm512_loadu_si512(parts.as_ptr().cast());
+        let mut masks = [0 as __mmask8; 1 << MAX_WINDOW];
+        for (j, m) in masks.iter_mut().enumerate().take(table.len()) {
+            *m = _mm512_cmpeq_epi64_mask(idx, _mm512_set1_epi64(j as i64));
         }
-        // SAFETY: as the load.
-        unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(8 * v).cast(), acc) };
+        let masks = core::hint::black_box(&masks);
+        for v in 0..out.len() / 8 {
+            let mut acc = T::zero();
+            for (entry, &m) in table.iter().zip(masks) {
+                acc = T::blend(acc, m, T::load_at(entry.as_ptr().add(8 * v)));
+            }
+            T::store8_at(acc, out.as_mut_ptr().add(8 * v));
+        }
     }
 }
 
