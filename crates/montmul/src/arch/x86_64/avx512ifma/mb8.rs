@@ -161,12 +161,12 @@ unsafe fn amm_unchecked<T: Reg>(
     unsafe {
         let zero = T::zero();
         let k0 = T::load(k0);
-        // The accumulator, by absolute digit position: entries 0 .. d start at 0;
-        // entry p >= d is first written (not added to) by the step block that reaches
-        // it.
-        let mut t = [MaybeUninit::<T>::uninit(); 2 * MAX_DIGITS];
+        // The accumulator, by absolute digit position (one `Slot` each): entries
+        // 0 .. d start at 0; entry p >= d is first written (not added to) by the step
+        // block that reaches it.
+        let mut t = [Slot(MaybeUninit::<T>::uninit()); 2 * MAX_DIGITS];
         for e in &mut t[..d] {
-            e.write(zero);
+            e.0.write(zero);
         }
         let ops = Operands { a, b, n, k0, d };
         let mut i = 0;
@@ -185,13 +185,13 @@ unsafe fn amm_unchecked<T: Reg>(
         let mut c = zero;
         for j in 0..d {
             // The steps wrote every entry up to 2d - 1.
-            let x = T::add(t[d + j].assume_init(), c);
+            let x = T::add(t[d + j].0.assume_init(), c);
             c = T::shr52(x);
             T::store8_at(T::low52(x), out.as_mut_ptr().add(8 * j));
         }
         // The accumulator held products of secret values.
         for e in &mut t[..2 * d] {
-            e.write(zero);
+            e.0.write(zero);
         }
         core::hint::black_box(&t);
     }
@@ -202,6 +202,17 @@ unsafe fn amm_unchecked<T: Reg>(
 /// stored once per `BLOCK` steps, and each position's sum is `4 BLOCK` multiply-adds
 /// in `BLOCK` independent chains. Measured: `docs/PERFORMANCE.md`, "amm52x8-ifma".
 const BLOCK: usize = 4;
+
+/// One entry of the accumulator: a register in 64 bytes whatever its width, so that the
+/// accumulator advances 64 bytes a digit, as the operands do (8 words a digit). With
+/// 32-byte entries for the 256-bit form the two streams drifted against each other
+/// modulo 4096 bytes, and a store to the accumulator falsely held up a later load of an
+/// operand (4K aliasing) at some digits for most placements of the stack: the 4-lane
+/// exponentiation at 768 bits took 1.5x its time for 6 of 8 stack offsets, level with
+/// them all with this slot (`docs/PERFORMANCE.md`).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Slot<T: Copy>(MaybeUninit<T>);
 
 /// The operands of one product: digit-major values of `8 d` words, k0 as a register.
 struct Operands<'a, T> {
@@ -226,11 +237,7 @@ struct Operands<'a, T> {
 #[inline(always)]
 // The loops run over digit positions, which index several arrays and enter arithmetic.
 #[allow(clippy::needless_range_loop)]
-unsafe fn steps<T: Reg, const K: usize>(
-    ops: &Operands<'_, T>,
-    i0: usize,
-    t: &mut [MaybeUninit<T>],
-) {
+unsafe fn steps<T: Reg, const K: usize>(ops: &Operands<'_, T>, i0: usize, t: &mut [Slot<T>]) {
     let Operands { a, b, n, k0, d } = *ops;
     // SAFETY: for the whole body, the caller enables the features; every load is of digit
     // j < d, 8 j + T::LANES <= 8 d words in; entries of `t` are read only below
@@ -248,7 +255,7 @@ unsafe fn steps<T: Reg, const K: usize>(
         let mut q = [zero; K];
         let mut carry = zero;
         for k in 0..K {
-            let mut v = t[i0 + k].assume_init();
+            let mut v = t[i0 + k].0.assume_init();
             v = T::madd_lo(v, load(a, 0), bk[k]);
             // The earlier steps of the block at j = k - kk >= 1; their q terms last,
             // the latest q last of all (the chain that waits for it is short).
@@ -277,7 +284,7 @@ unsafe fn steps<T: Reg, const K: usize>(
             (ca[0], cn[0]) = (load(a, p - i0), load(n, p - i0));
             let mut s: [T; K] = [zero; K];
             if p < i0 + d {
-                s[0] = t[p].assume_init();
+                s[0] = t[p].0.assume_init();
             }
             if p == i0 + K {
                 s[0] = T::add(s[0], carry);
@@ -297,7 +304,7 @@ unsafe fn steps<T: Reg, const K: usize>(
             for &sk in &s[1..] {
                 x = T::add(x, sk);
             }
-            t[p].write(x);
+            t[p].0.write(x);
         }
     }
 }
