@@ -19,15 +19,17 @@ use crate::{Error, Modulus, Residue};
 /// 256-bit registers (a batch of up to 4; `None`: never), from this many on 512-bit
 /// ones)`, in order; limb counts past the last row (above 4096 bits), or below 8 limbs
 /// (512 bits), stay sequential. Measured with the example `mb8` (`docs/PERFORMANCE.md`,
-/// "amm52x8-ifma"): one 4-lane exponentiation costs as much as 2.6 single ones at 512
-/// bits, 2.9 at 768, 3.3 at 1024 and 4.0-4.8 from 1536 bits; one 8-lane exponentiation
-/// as much as 3.4 at 512 bits, 4.2 at 768, 5.1 at 1024, 7.1 at 1536 and 7.3-7.8 at
-/// 2048-4096 (at 6144 bits 7.0 or 16 by the heap's placement, 7.4-9.5 at 8192); so
-/// below these counts (rounded up past ties) the jobs one by one are faster. The
-/// 512-bit column also serves batches of up to 4 on a CPU without AVX-512VL.
+/// "Four lanes on 256-bit registers"): one 4-lane exponentiation costs as much as 2.5
+/// single ones at 512 bits, 2.8 at 768 (with full-length exponents, 3 to 3.7 in the
+/// bench's runs: so from 4 lanes there), 3.2 at 1024 and 4.0-4.7 from 1536 bits; one
+/// 8-lane exponentiation as much as 3.4 at 512 bits, 4.1 at 768, 5.1 at 1024, 7.1 at
+/// 1536 and 7.2-7.8 at 2048-4096 (at 6144 bits 7.0 or 16 by the heap's placement,
+/// 7.4-9.5 at 8192); so below these counts (rounded up past ties) the jobs one by one
+/// are faster. The 8-lane column also serves batches of up to 4 on a CPU without
+/// AVX-512VL.
 pub(super) const MB8_MIN_LANES: [(usize, Option<usize>, usize); 5] = [
     (8, Some(3), 4),
-    (12, Some(3), 5),
+    (12, Some(4), 5),
     (16, Some(4), 6),
     (24, None, 8),
     (64, None, 8),
@@ -159,6 +161,8 @@ mod tests {
         assert_eq!(picked(&batch(8, 3, Reduction::Full)), vl);
         assert_eq!(picked(&batch(16, 4, Reduction::Full)), vl);
         assert!(!picked(&batch(16, 3, Reduction::Full)));
+        assert!(!picked(&batch(12, 3, Reduction::Full)));
+        assert_eq!(picked(&batch(12, 4, Reduction::Full)), vl);
         assert!(!picked(&batch(8, 2, Reduction::Full)));
         assert!(!picked(&batch(24, 4, Reduction::Full)));
         assert!(!picked(&batch(32, 7, Reduction::Full)));
