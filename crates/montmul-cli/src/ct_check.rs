@@ -24,7 +24,10 @@
 //! (exponent 0x00..01, operands 0, index 0), or with `--fixed random` one random value
 //! kept for the whole check, or with `--fixed one` the operands R mod n (Montgomery's 1:
 //! the value `pow`'s accumulator keeps through every product with the exponent
-//! 0x00..01, so that `mul` tells whether the product alone shows what `pow` shows there).
+//! 0x00..01, so that `mul` tells whether the product alone shows what `pow` shows
+//! there), or with `--fixed top` the exponent 0x80..00 (every window after the first
+//! reads entry 0, as with 0x00..01, but the accumulator moves: it tells a
+//! data-independent effect of the table index apart from one of constant operands).
 //!
 //! Every kernel that `auto` can pick for 64-bit words at the size is checked: its pick on
 //! this CPU, the pick without AVX-512 IFMA, and the pick without BMI2/ADX either (the
@@ -104,8 +107,9 @@ pub struct Args {
     kernels: Vec<String>,
     /// The fixed class: `edge` (exponent 0x00..01, operands 0, table index 0: the
     /// values a data-dependent shortcut would take), `random` (one random value, drawn
-    /// once per check and then kept) or `one` (`mul`'s operands R mod n, Montgomery's 1;
-    /// the other paths as `edge`).
+    /// once per check and then kept), `one` (`mul`'s operands R mod n, Montgomery's 1;
+    /// the other paths as `edge`) or `top` (exponent 0x80..00: table index 0 after the
+    /// first window, the accumulator moving; the other paths as `edge`).
     #[arg(long, value_enum, default_value_t = FixedClass::Edge)]
     fixed: FixedClass,
     /// Seed of the modulus, the inputs and the order of the classes.
@@ -129,6 +133,9 @@ pub enum FixedClass {
     Random,
     /// `mul`'s operands R mod n (Montgomery's 1); the other paths as [`FixedClass::Edge`].
     One,
+    /// Exponent 0x80..00 (every window after the first reads entry 0, but the
+    /// accumulator moves); the other paths as [`FixedClass::Edge`].
+    Top,
 }
 
 /// What is timed.
@@ -572,10 +579,10 @@ fn subject(
         PathKind::Pow | PathKind::PowVartime => {
             let len = m.byte_len();
             let mut fixed = vec![0u8; len];
-            if random {
-                rng.fill_bytes(&mut fixed);
-            } else {
-                fixed[len - 1] = 1;
+            match class {
+                FixedClass::Random => rng.fill_bytes(&mut fixed),
+                FixedClass::Top => fixed[0] = 0x80,
+                FixedClass::Edge | FixedClass::One => fixed[len - 1] = 1,
             }
             Box::new(Pow {
                 base: Residue::new(m, &limbs)?,
@@ -590,11 +597,13 @@ fn subject(
                 .ok_or_else(|| CliError("pow-x2: a plan without its second modulus".to_string()))?;
             let len = m.byte_len();
             let mut fixed = vec![0u8; 2 * len];
-            if random {
-                rng.fill_bytes(&mut fixed);
-            } else {
-                fixed[len - 1] = 1;
-                fixed[2 * len - 1] = 1;
+            match class {
+                FixedClass::Random => rng.fill_bytes(&mut fixed),
+                FixedClass::Top => (fixed[0], fixed[len]) = (0x80, 0x80),
+                FixedClass::Edge | FixedClass::One => {
+                    fixed[len - 1] = 1;
+                    fixed[2 * len - 1] = 1;
+                }
             }
             let mut limbs2 = vec![0u64; m2.limbs()];
             random_below_top(rng, m2.bits(), &mut limbs2);

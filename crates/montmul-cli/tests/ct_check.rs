@@ -153,12 +153,12 @@ fn the_report_has_one_line_per_path_kernel_and_size() {
         assert_eq!(r["measurements"], 100);
         assert!(worst(r).is_finite());
     }
-    // The same as lines, with each fixed class.
-    for class in ["edge", "random", "one"] {
+    // The same as lines, with each fixed class, and `pow` beside `mul`.
+    for class in ["edge", "random", "one", "top"] {
         let (code, out, err) = montmul(&[
             "ct-check",
             "--paths",
-            "mul",
+            "mul,pow",
             "--bits",
             "64",
             "--reductions",
@@ -169,10 +169,12 @@ fn the_report_has_one_line_per_path_kernel_and_size() {
             class,
         ]);
         assert_eq!(code, 0, "{class}: {err}");
-        let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("mul ")).collect();
-        assert!(!lines.is_empty(), "{class}: {out}");
-        for l in lines {
-            assert!(l.contains("N=100") && l.contains("|t|"), "{class}: {l}");
+        for path in ["mul ", "pow "] {
+            let lines: Vec<&str> = out.lines().filter(|l| l.starts_with(path)).collect();
+            assert!(!lines.is_empty(), "{class}, {path}: {out}");
+            for l in lines {
+                assert!(l.contains("N=100") && l.contains("|t|"), "{class}: {l}");
+            }
         }
     }
 }
