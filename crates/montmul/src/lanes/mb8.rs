@@ -9,7 +9,7 @@
 //! public), so a batch costs what a full one of its form does: [`MB8_MIN_LANES`] says
 //! from how many lanes that is faster than the jobs one by one.
 
-use crate::arch::x86_64::avx512ifma::mb8::{LaneModulus, Lanes8};
+use crate::arch::x86_64::avx512ifma::mb8::{self, LaneModulus, Lanes8};
 use crate::arch::x86_64::avx512ifma::mb8_exp;
 use crate::arch::Avx512Ifma;
 use crate::{Error, Modulus, Residue};
@@ -20,7 +20,7 @@ use crate::{Error, Modulus, Residue};
 /// ones)`, in order; limb counts past the last row (above 4096 bits), or below 8 limbs
 /// (512 bits), stay sequential. Measured with the example `mb8` (`docs/PERFORMANCE.md`,
 /// "Four lanes on 256-bit registers"): one 4-lane exponentiation costs as much as 2.5
-/// single ones at 512 bits, 2.8 at 768 (with full-length exponents, 3 to 3.7 in the
+/// single ones at 512 bits, 2.8 at 768 (with full-length exponents, 2.7 to 3.7 in the
 /// bench's runs: so from 4 lanes there), 3.2 at 1024 and 4.0-4.7 from 1536 bits; one
 /// 8-lane exponentiation as much as 3.4 at 512 bits, 4.1 at 768, 5.1 at 1024, 7.1 at
 /// 1536 and 7.2-7.8 at 2048-4096 (at 6144 bits 7.0 or 16 by the heap's placement,
@@ -49,8 +49,7 @@ pub(crate) fn picked(lanes: &[Residue<u64>]) -> bool {
     let Some(&(_, min4, min8)) = MB8_MIN_LANES.iter().find(|&&(up_to, _, _)| s <= up_to) else {
         return false;
     };
-    let narrow = lanes.len() <= 4 && std::arch::is_x86_feature_detected!("avx512vl");
-    let min = if narrow {
+    let min = if mb8::narrow(lanes.len()) {
         min4.unwrap_or(usize::MAX)
     } else {
         min8
