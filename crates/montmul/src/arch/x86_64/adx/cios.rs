@@ -45,12 +45,14 @@
 //! borrow: no branch for LLVM to make out of a mask. [`Reduction::Lazy`] stores `t`,
 //! below `2n`.
 //!
-//! Squaring: at 8 limbs a dedicated squaring measured faster than the product of `a`
-//! by itself (55 against 58 ns, `mul` and `sqr` chains, minimum of many runs): the
-//! square by the straight-line triangle and diagonal passes of [`super`] (each
-//! off-diagonal product once, seed 004's SOS: 36 word products instead of 64), then
-//! REDC with the window in registers. At 4 to 7 limbs those passes through memory cost
-//! as much as they save, and the squaring is the product.
+//! Squaring: at 8 limbs a dedicated squaring, the square `a^2` with the whole
+//! triangle in registers (`square8.rs`: each off-diagonal product once, seed
+//! 004's SOS, 36 word products instead of 64), then REDC with the window in
+//! registers: 100 `mulx` against the product's 128. It measured 0.93-0.97x of the
+//! product (chained calls, both alternated in one process). The REDC's chain of m
+//! (`imul`, `mulx`, two adds a word) bounds both, which is why the saving is not
+//! the 22% of the `mulx` count. At 4 to 7 limbs the squaring is the product: the
+//! same register square measured 0.97x of it at 4 limbs (docs/PERFORMANCE.md).
 //!
 //! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (straight-line code;
 //! the final subtraction is `sbb`/`cmov`; every address is constant, no value-dependent
@@ -310,22 +312,16 @@ macro_rules! mont_mul_asm {
 }
 
 /// The dedicated squaring of one size, where it measured faster than the product of
-/// `a` by itself (`square`): the square `w = a^2` by the straight-line triangle and
-/// diagonal passes of [`super`] (each off-diagonal product once, seed 004's SOS), then
-/// REDC with the window in registers (`redc_rounds!`). `product`: none.
+/// `a` by itself (`square`): the square `w = a^2` with the triangle in registers
+/// (`$square`, from [`super::square8`]; seed 004's SOS), then REDC with the window in
+/// registers (`redc_rounds!`). `product`: none.
 macro_rules! square_fn {
     ((product), $($rest:tt)*) => {};
     (
-        (square $sqr:ident,
-         $triangle:ident($rows:literal, $cols:literal, $last:literal, $n:literal),
-         $diagonal:ident($all:literal), $twice:literal),
+        (square $sqr:ident, $square:path, $twice:literal),
         $limbs:literal, [$($j:literal)*], [$($t:ident)*] $tn:ident $tn1:ident
     ) => {
-        unrolled_triangle_fn!($triangle, $rows, $cols, $last, $n);
-        unrolled_diagonal_fn!($diagonal, $all);
-
-        /// `out = a^2 R^-1 mod n` for this limb count: the square (straight-line
-        /// triangle, then doubled with the diagonal added), then REDC with the
+        /// `out = a^2 R^-1 mod n` for this limb count: the square, then REDC with the
         /// window in registers.
         ///
         /// # Safety
@@ -339,17 +335,14 @@ macro_rules! square_fn {
             full: bool,
         ) {
             let mut w = [0u64; $twice];
-            let (o, wp, n) = (out.as_mut_ptr(), w.as_mut_ptr(), n.as_ptr());
-            // SAFETY: the caller guarantees the features. The triangle reads
-            // a[0..s] and writes w[1..=2s-2] (w[0] and w[2s-1] stay zero); the
-            // diagonal pass reads a[0..s] and reads/writes w[0..2s]; the REDC asm
-            // reads w[0..2s] and n[0..s] and writes out[0..s], at constant
-            // offsets; rbx and rbp are pushed and popped, rsp is back where it was,
-            // every other register it writes is declared.
+            // SAFETY: the caller guarantees the features.
+            unsafe { $square(&mut w, a) };
+            let (o, wp, n) = (out.as_mut_ptr(), w.as_ptr(), n.as_ptr());
+            // SAFETY: the caller guarantees the features. The REDC asm reads w[0..2s]
+            // and n[0..s] and writes out[0..s], at constant offsets; rbx and rbp are
+            // pushed and popped, rsp is back where it was, every other register it
+            // writes is declared.
             unsafe {
-                $triangle(wp, a.as_ptr());
-                $diagonal(wp, a.as_ptr());
-                let wp = wp as *const u64;
                 if full {
                 redc_asm!(full, o, wp, n, n0, $limbs, [$($j)*], [$($t)*] $tn $tn1);
                 } else {
@@ -548,8 +541,7 @@ sizes! {
     7 limbs: MulxCios7, mul_7, [0 1 2 3 4 5 6], [rbx rbp r8 r9 r10 r11 r12] r13 r14,
         sqr: (product);
     8 limbs: MulxCios8, mul_8, [0 1 2 3 4 5 6 7], [rbx rbp r8 r9 r10 r11 r12 r13] r14 r15,
-        sqr: (square sqr_8, triangle_8("0,1,2,3,4,5,6", "1,2,3,4,5,6,7", "7", "8"),
-            diagonal_8("0,1,2,3,4,5,6,7"), 16);
+        sqr: (square sqr_8, super::square8::square_8, 16);
 }
 
 impl Kernel<u64> for MulxCios {
@@ -614,5 +606,11 @@ mod tests {
             ASM_TEXTS.iter().any(|t| !t.3.is_empty()),
             "a dedicated squaring"
         );
+        // The 8-limb square: straight-line, 28 + 8 word products.
+        let square = mnemonics(super::super::square8::SQUARE_8_TEXT);
+        assert!(square
+            .iter()
+            .all(|m| !m.starts_with('j') && !["call", "loop", "ret"].contains(m)));
+        assert_eq!(square.iter().filter(|&&m| m == "mulx").count(), 36);
     }
 }

@@ -822,6 +822,7 @@ impl<const N: usize> Kernel<u64> for FixedMulx<N> {
 
 // After the macros, which `cios` uses too.
 pub mod cios;
+mod square8;
 
 #[cfg(test)]
 mod tests {
