@@ -10,7 +10,6 @@
 
 use super::element::FieldElement;
 use super::modulus::FieldModulus;
-use crate::ct;
 
 /// Bits per exponent digit.
 const WINDOW: usize = 4;
@@ -89,17 +88,26 @@ fn digits(exp_be: &[u8]) -> impl Iterator<Item = u8> + '_ {
     exp_be.iter().flat_map(|&b| [b >> 4, b & 15])
 }
 
-/// `table[index]`, reading every entry and keeping the one at `index` through a mask:
-/// no address depends on `index`. Constant-time.
+/// `table[index]`, reading every entry in full and keeping the one at `index` through
+/// masks: no address depends on `index`. The masks are made first and hidden from the
+/// optimiser all at once (one [`core::hint::black_box`] on the array, as the limb
+/// ladder's read in [`crate::exp`]), so it cannot see they are 0 or all ones; then one
+/// pass ORs each entry's words under its mask, `out` in registers. Constant-time.
 #[inline]
 fn lookup<const N: usize>(table: &[FieldElement<N>; TABLE], index: u8) -> FieldElement<N> {
-    let mut out = FieldElement([0; N]);
-    for (i, entry) in table.iter().enumerate() {
+    let mut masks = [0u64; TABLE];
+    for (i, mask) in masks.iter_mut().enumerate() {
         // d = 0 exactly at the entry wanted; d < 16, so d - 1 wraps (bit 63 set) only
         // for d = 0.
         let d = i as u64 ^ index as u64;
-        let hit = d.wrapping_sub(1) >> 63;
-        ct::conditional_assign(&mut out.0, &entry.0, ct::mask(hit));
+        *mask = (d.wrapping_sub(1) >> 63).wrapping_neg();
     }
-    out
+    let masks = core::hint::black_box(&masks);
+    let mut out = [0u64; N];
+    for (entry, &mask) in table.iter().zip(masks) {
+        for (o, &w) in out.iter_mut().zip(&entry.0) {
+            *o |= w & mask;
+        }
+    }
+    FieldElement(out)
 }
