@@ -91,12 +91,15 @@ impl TTest {
     }
 }
 
+/// The verdict below [`NO_LEAK_BELOW`].
+pub const NO_LEAK: &str = "no leak found";
+
 /// dudect's word for a |t|: "no leak found" below 4.5, "probably leaks" up to 10,
 /// "leaks" above.
 pub fn verdict(t: f64) -> &'static str {
     let t = t.abs();
     if t < NO_LEAK_BELOW {
-        "no leak found"
+        NO_LEAK
     } else if t <= LEAK_ABOVE {
         "probably leaks"
     } else {

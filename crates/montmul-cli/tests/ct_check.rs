@@ -124,6 +124,69 @@ fn the_harness_detects_the_variable_time_control() {
 }
 
 #[test]
+fn confirm_reruns_exactly_the_flagged_checks() {
+    // The control leaks by hundreds of microseconds, so it is flagged and its second
+    // run must flag it too; a constant-time path may or may not be flagged by a noisy
+    // moment, but it has a second run exactly when its first is flagged.
+    let (code, out, err) = montmul(&[
+        "ct-check",
+        "--paths",
+        "pow-vartime,mul",
+        "--bits",
+        "1024",
+        "--measurements",
+        "2000",
+        "--confirm",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows = rows(&out);
+    assert!(rows.len() >= 2, "{out}");
+    for row in &rows {
+        let flagged = row["verdict"] != "no leak found";
+        assert_eq!(row["rerun"].is_object(), flagged, "{row}");
+        if let Some(again) = row["rerun"].as_object() {
+            let worst_again = again["t"]
+                .as_f64()
+                .expect("t")
+                .abs()
+                .max(again["t_cropped"].as_f64().expect("t_cropped").abs());
+            assert_eq!(
+                again["reproduced"].as_bool(),
+                Some(again["verdict"] != "no leak found"),
+                "{row}"
+            );
+            assert_eq!(
+                again["reproduced"].as_bool(),
+                Some(worst_again >= 4.5),
+                "{row}"
+            );
+        }
+    }
+    let control = rows
+        .iter()
+        .find(|r| r["path"] == "pow-vartime")
+        .expect("the control");
+    assert_eq!(control["rerun"]["reproduced"], true, "{control}");
+    // The lines say it too.
+    let (code, out, err) = montmul(&[
+        "ct-check",
+        "--paths",
+        "pow-vartime",
+        "--bits",
+        "1024",
+        "--measurements",
+        "1000",
+        "--confirm",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("again: |t|") && out.contains("reproduced"),
+        "{out}"
+    );
+}
+
+#[test]
 fn the_report_has_one_line_per_path_kernel_and_size() {
     let (code, out, err) = montmul(&[
         "ct-check",
