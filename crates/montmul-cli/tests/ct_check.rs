@@ -96,20 +96,26 @@ fn worst(row: &serde_json::Value) -> f64 {
     t.abs().max(c.abs())
 }
 
+/// `montmul ct-check` on `paths` at 1024 bits with `n` measurements, then `extra`.
+fn ct_check_1024(paths: &str, n: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "ct-check",
+        "--paths",
+        paths,
+        "--bits",
+        "1024",
+        "--measurements",
+        n,
+    ];
+    args.extend_from_slice(extra);
+    montmul(&args)
+}
+
 #[test]
 fn the_harness_detects_the_variable_time_control() {
     // `pow_vartime` with exponent 0x00..01 (one bit: a few products) against random
     // 1024-bit exponents (about 1200 products): hundreds of microseconds apart.
-    let (code, out, err) = montmul(&[
-        "ct-check",
-        "--paths",
-        "pow-vartime",
-        "--bits",
-        "1024",
-        "--measurements",
-        "2000",
-        "--json",
-    ]);
+    let (code, out, err) = ct_check_1024("pow-vartime", "2000", &["--json"]);
     assert_eq!(code, 0, "{err}");
     let rows = rows(&out);
     assert_eq!(rows.len(), 1);
@@ -128,17 +134,7 @@ fn confirm_reruns_exactly_the_flagged_checks() {
     // The control leaks by hundreds of microseconds, so it is flagged and its second
     // run must flag it too; a constant-time path may or may not be flagged by a noisy
     // moment, but it has a second run exactly when its first is flagged.
-    let (code, out, err) = montmul(&[
-        "ct-check",
-        "--paths",
-        "pow-vartime,mul",
-        "--bits",
-        "1024",
-        "--measurements",
-        "2000",
-        "--confirm",
-        "--json",
-    ]);
+    let (code, out, err) = ct_check_1024("pow-vartime,mul", "2000", &["--confirm", "--json"]);
     assert_eq!(code, 0, "{err}");
     let rows = rows(&out);
     assert!(rows.len() >= 2, "{out}");
@@ -169,16 +165,7 @@ fn confirm_reruns_exactly_the_flagged_checks() {
         .expect("the control");
     assert_eq!(control["rerun"]["reproduced"], true, "{control}");
     // The lines say it too.
-    let (code, out, err) = montmul(&[
-        "ct-check",
-        "--paths",
-        "pow-vartime",
-        "--bits",
-        "1024",
-        "--measurements",
-        "1000",
-        "--confirm",
-    ]);
+    let (code, out, err) = ct_check_1024("pow-vartime", "1000", &["--confirm"]);
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("again: |t|") && out.contains("reproduced"),

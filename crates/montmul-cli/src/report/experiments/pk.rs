@@ -6,7 +6,7 @@
 //! classic 32-bit, classic 64-bit and 2-way SIMD Montgomery code; seed 004
 //! (`004_2081c68bf825cc4c.txt`, Koc 1997) times RSA public/private and DSS sign/verify
 //! with 1024-bit operands for each of SOS, CIOS, FIOS, FIPS and CIHS. Here each
-//! operation is the textbook one on [`Residue`]s of a [`Modulus`] built with the chosen
+//! operation is the textbook one on [`Residue`]s of a [`montmul::Modulus`] built with the chosen
 //! `montmul::lab` kernel:
 //!
 //! - RSA public: `m^e mod n`, e = 65537, by [`Residue::pow_vartime`] (public data);
