@@ -46,7 +46,7 @@
 //! cropped tests, and the verdict goes by the larger of the two.
 //!
 //! With `--confirm` every check that is not "no leak found" is measured a second time
-//! (the same subject, a new order of the classes and new random inputs), and the
+//! (the same fixed input, a new order of the classes and new random inputs), and the
 //! report says whether the flag is reproduced: a leak in the code comes back, while a
 //! transient state of a shared machine flagged the 2048-bit ladder twice at 10^6
 //! measurements and then not in five reruns (docs/SECURITY.md).
@@ -129,8 +129,8 @@ pub struct Args {
     /// only when its second run does too.
     #[arg(long)]
     fail_above: Option<f64>,
-    /// Measure every check that is not "no leak found" a second time, with the same
-    /// inputs' classes but a new order and new random inputs, and report whether the
+    /// Measure every check that is not "no leak found" a second time (the same fixed
+    /// input, a new order of the classes and new random inputs) and report whether the
     /// flag is reproduced. On a shared machine a transient state can flag a path once
     /// (docs/SECURITY.md, the 256- and 2048-bit flags): a leak in the code comes back.
     #[arg(long)]
@@ -838,19 +838,19 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let measured = measure(s.as_mut(), args.measurements, &mut rng, &bar);
         let (t_cropped, cropped_at) = measured.worst_cropped();
         let t = measured.raw.t();
-        let verdict = verdict(t.abs().max(t_cropped.abs()));
-        let rerun = (args.confirm && verdict != NO_LEAK).then(|| {
+        let found = verdict(t.abs().max(t_cropped.abs()));
+        let rerun = (args.confirm && found != NO_LEAK).then(|| {
             bar.inc_length(per);
-            let again = measure(s.as_mut(), args.measurements, &mut rng, &bar);
-            let (t_cropped, cropped_at) = again.worst_cropped();
-            let t = again.raw.t();
-            let verdict = crate::welch::verdict(t.abs().max(t_cropped.abs()));
+            let second = measure(s.as_mut(), args.measurements, &mut rng, &bar);
+            let (t_cropped, cropped_at) = second.worst_cropped();
+            let t = second.raw.t();
+            let again = verdict(t.abs().max(t_cropped.abs()));
             Rerun {
                 t,
                 t_cropped,
                 cropped_at,
-                verdict,
-                reproduced: verdict != NO_LEAK,
+                verdict: again,
+                reproduced: again != NO_LEAK,
             }
         });
         let row = Row {
@@ -862,7 +862,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             t,
             t_cropped,
             cropped_at,
-            verdict,
+            verdict: found,
             rerun,
             mean_fixed: measured.raw.class(0).mean(),
             mean_random: measured.raw.class(1).mean(),
