@@ -453,6 +453,19 @@ struct Measured {
 }
 
 impl Measured {
+    /// Welch's t over all measurements, the worst cropped test's t and percentile, and
+    /// the verdict by the larger |t| of the two.
+    fn judged(&self) -> (f64, f64, f64, &'static str) {
+        let (t_cropped, cropped_at) = self.worst_cropped();
+        let t = self.raw.t();
+        (
+            t,
+            t_cropped,
+            cropped_at,
+            verdict(t.abs().max(t_cropped.abs())),
+        )
+    }
+
     /// The cropped test with the largest |t|, and its percentile.
     fn worst_cropped(&self) -> (f64, f64) {
         self.cropped
@@ -836,15 +849,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let mut s = subject(p, args.fixed, &mut rng)?;
         let start = Instant::now();
         let measured = measure(s.as_mut(), args.measurements, &mut rng, &bar);
-        let (t_cropped, cropped_at) = measured.worst_cropped();
-        let t = measured.raw.t();
-        let found = verdict(t.abs().max(t_cropped.abs()));
+        let (t, t_cropped, cropped_at, found) = measured.judged();
         let rerun = (args.confirm && found != NO_LEAK).then(|| {
             bar.inc_length(per);
             let second = measure(s.as_mut(), args.measurements, &mut rng, &bar);
-            let (t_cropped, cropped_at) = second.worst_cropped();
-            let t = second.raw.t();
-            let again = verdict(t.abs().max(t_cropped.abs()));
+            let (t, t_cropped, cropped_at, again) = second.judged();
             Rerun {
                 t,
                 t_cropped,
