@@ -245,6 +245,20 @@ fn columns_is_16_bit_and_lazy_only() {
 /// accumulator needs the layout's extra digit.
 fn lazy_extremes<L: Limb>() {
     let w = L::BITS;
+    let kernels: Vec<_> = kernel::all::<L>()
+        .iter()
+        .filter(|k| k.info().words.contains(&w) && k.info().reductions.contains(&Reduction::Lazy))
+        .filter(|k| {
+            let available = (k.info().available)();
+            if !available {
+                montmul_testkit::skipped!(
+                    "lazy extremes, {} ({w}-bit): SKIPPED: not on this CPU",
+                    k.info().name
+                );
+            }
+            available
+        })
+        .collect();
     // (K, bits): the largest modulus K lazy limbs hold (4n just below R), and the
     // moduli whose top limb is full (K = n + 1 as in seed 000, where R = r^(n+1)).
     let sizes = (1..=13u32).flat_map(|k| {
@@ -257,11 +271,8 @@ fn lazy_extremes<L: Limb>() {
     });
     for (k, bits) in sizes.filter(|&(_, bits)| bits >= 2) {
         for n in kit::edge_moduli(bits, w) {
-            for &kern in kernel::all::<L>() {
+            for &kern in &kernels {
                 let info = kern.info();
-                if !info.words.contains(&w) || !info.reductions.contains(&Reduction::Lazy) {
-                    continue;
-                }
                 // A kernel made for some sizes only is checked where it has code.
                 if kern
                     .limb_counts()

@@ -652,7 +652,7 @@ mod tests {
         let k = portable.limbs();
         for &kern in &kernels {
             if !(kern.info().available)() {
-                montmul_testkit::skipped!("{}: SKIPPED: not on this CPU", kern.info().name);
+                skipped_once(kern.info().name);
                 continue;
             }
             let m = Modulus::with_kernel(n, kern, Reduction::Lazy).unwrap();
@@ -664,6 +664,16 @@ mod tests {
                     assert_eq!(got, want, "{} K = {k} n = {n:x?}", kern.info().name);
                 }
             }
+        }
+    }
+
+    /// Says once per kernel that it did not run: `agree` is called for every modulus.
+    fn skipped_once(name: &'static str) {
+        static SAID: std::sync::Mutex<Vec<&str>> = std::sync::Mutex::new(Vec::new());
+        let mut said = SAID.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !said.contains(&name) {
+            said.push(name);
+            montmul_testkit::skipped!("{name}: SKIPPED: not on this CPU");
         }
     }
 
