@@ -102,8 +102,8 @@ pub fn cost<L: Limb>(k: &dyn Kernel<L>) -> Cost {
 }
 
 /// Kernel number `sel` of the list of `L` (modulo its length), with one of its policies
-/// (`pol`), or `None` where this CPU cannot run it or the kernel is listed for this
-/// word but refuses it with a typed error (`columns`: 16-bit words only; the `modulus`
+/// (`pol`), or `None` where this CPU cannot run it or the kernel refuses this word with
+/// a typed error (a guard: the lists hold only the kernels of their word; the `modulus`
 /// target checks those refusals).
 pub fn pick_kernel<L: Limb>(sel: u8, pol: u8) -> Option<(&'static dyn Kernel<L>, Reduction)> {
     let all = montmul::lab::all::<L>();
