@@ -194,6 +194,48 @@ fn bad_input_is_one_line_and_status_2() {
     }
 }
 
+/// A kernel this CPU cannot run (`amm52-ifma` without AVX-512 IFMA, say) is refused
+/// by `mul` and `exp` in one line naming it, before anything is computed. On a CPU that
+/// runs every kernel there is nothing to refuse, and the test says so.
+#[test]
+fn a_kernel_this_cpu_cannot_run_is_one_line_and_status_2() {
+    let (code, out, err) = montmul(&["algos", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let unavailable: Vec<(String, u64)> = v
+        .as_array()
+        .expect("an array")
+        .iter()
+        .filter(|a| a["available"].as_bool() == Some(false) && a["lanes"].as_u64() == Some(1))
+        .map(|a| {
+            let word = a["words"][0].as_u64().expect("a word size");
+            (a["name"].as_str().expect("a name").to_string(), word)
+        })
+        .collect();
+    if unavailable.is_empty() {
+        montmul_testkit::skipped!(
+            "a_kernel_this_cpu_cannot_run: SKIPPED: this CPU runs every kernel, none to refuse"
+        );
+        return;
+    }
+    for (name, word) in &unavailable {
+        let word = word.to_string();
+        let runs: [&[&str]; 2] = [
+            &["mul", "--modulus", "0x1d", "--a", "1", "--b", "2"],
+            &["exp", "--modulus", "0x1d", "--base", "2", "--exp", "3"],
+        ];
+        for run in runs {
+            let mut args = run.to_vec();
+            args.extend(["--algo", name, "--word", &word]);
+            let (code, out, err) = montmul(&args);
+            assert_eq!(code, 2, "{args:?}: {err}");
+            assert!(out.is_empty(), "{args:?} printed {out}");
+            let want = format!("error: algorithm '{name}' needs a CPU feature this machine lacks");
+            assert_eq!(err, want + "\n", "{args:?}");
+        }
+    }
+}
+
 #[test]
 fn exponent_zero_and_empty() {
     for e in ["0", ""] {
