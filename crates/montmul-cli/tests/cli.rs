@@ -195,8 +195,8 @@ fn bad_input_is_one_line_and_status_2() {
 }
 
 /// A kernel this CPU cannot run (`amm52-ifma` without AVX-512 IFMA, say) is refused
-/// by `mul` and `exp` in one line naming it, before anything is computed. On a CPU that
-/// runs every kernel there is nothing to refuse, and the test says so.
+/// by `mul` and `exp` with one line naming it and exit status 2, nothing on stdout. On
+/// a CPU that runs every kernel there is nothing to refuse, and the test says so.
 #[test]
 fn a_kernel_this_cpu_cannot_run_is_one_line_and_status_2() {
     let (code, out, err) = montmul(&["algos", "--json"]);
