@@ -141,7 +141,7 @@ pub fn sqr<R: AddMul, const N: usize>(
     mpn::sqr_basecase(rows, wide, a);
     let mut out = [0u64; N];
     // a < 2n (lazy) gives a^2 < 4n^2 < nR since R > 4n; a < n (full) gives a^2 < nR.
-    let top = mpn::redc(rows, wide, n, n0, &mut out);
+    let top = rows.redc(wide, n, n0, &mut out);
     mpn::finish(&mut out, top, n, reduction);
     out
 }
@@ -161,7 +161,7 @@ pub fn mul_redc<R: AddMul, const N: usize>(
     mpn::mul_basecase(rows, wide, a, b);
     let mut out = [0u64; N];
     // Inputs below n (full) or 2n with R > 4n (lazy): the product is below n R.
-    let top = mpn::redc(rows, wide, n, n0, &mut out);
+    let top = rows.redc(wide, n, n0, &mut out);
     mpn::finish(&mut out, top, n, reduction);
     out
 }

@@ -53,6 +53,13 @@ pub trait AddMul: Copy {
     fn double_add_diagonal(self, r: &mut [u64], a: &[u64]) {
         double_add_diagonal(r, a);
     }
+
+    /// Montgomery reduction of the `2s`-word `t` into `out`, returning `top`, as
+    /// [`redc`] (its contract and bounds); rows with a faster form override it.
+    #[inline(always)]
+    fn redc(self, t: &mut [u64], n: &[u64], n0: u64, out: &mut [u64]) -> u64 {
+        redc(self, t, n, n0, out)
+    }
 }
 
 /// Rows in plain Rust ([`addmul_1`]), for every target.
@@ -246,7 +253,7 @@ pub fn mont_separated<R: AddMul>(
         let (wide, scratch) = buf.split_at_mut(2 * s);
         product(wide, &mut scratch[..scratch_len]);
         // Inputs below n (full) or 2n with R > 4n (lazy): the product is below n R.
-        let top = redc(rows, wide, n, n0, out);
+        let top = rows.redc(wide, n, n0, out);
         finish(out, top, n, reduction);
     });
 }

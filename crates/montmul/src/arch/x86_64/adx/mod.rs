@@ -10,7 +10,9 @@
 //! off-diagonal product once, seed 004's SOS) followed by REDC, all on this row
 //! ([`crate::mpn::mont_separated`]), on stack arrays at the sizes of
 //! [`crate::fixed::SIZES`]; [`crate::algo::karatsuba`] uses the same row under its
-//! Karatsuba recursion. [`cios`] is `mulx-cios`.
+//! Karatsuba recursion. For a multiple of 8 limbs the REDC makes one pass over the
+//! product per eight rows, its working words in registers ([`redc8`]). [`cios`] is
+//! `mulx-cios`.
 //!
 //! The squaring has its own passes ([`AddMul::sqr_triangle`],
 //! [`AddMul::double_add_diagonal`]), as in OpenSSL's `sqrx8x` and GMP's `sqr_basecase`:
@@ -743,6 +745,12 @@ impl AddMul for Mulx {
         }
     }
 
+    /// Eight rows per pass ([`redc8`]) where the length is a multiple of 8.
+    #[inline(always)]
+    fn redc(self, t: &mut [u64], n: &[u64], n0: u64, out: &mut [u64]) -> u64 {
+        redc8::redc8(self, t, n, n0, out).unwrap_or_else(|| mpn::redc(self, t, n, n0, out))
+    }
+
     #[inline(always)]
     fn addmul_1(self, r: &mut [u64], a: &[u64], b: u64) -> u64 {
         assert!(r.len() >= a.len(), "row longer than its destination");
@@ -822,6 +830,7 @@ impl<const N: usize> Kernel<u64> for FixedMulx<N> {
 
 // After the macros, which `cios` uses too.
 pub mod cios;
+mod redc8;
 mod square8;
 
 #[cfg(test)]

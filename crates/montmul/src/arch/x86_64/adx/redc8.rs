@@ -1,0 +1,394 @@
+//! Montgomery reduction eight rows at a time on `mulx`/`adcx`/`adox`, with the eight
+//! words the rows are working on in registers: `mulx-redc`'s REDC for moduli of a
+//! multiple of 8 limbs (512, 1024, 1536, 2048, 3072 and 4096 bits).
+//!
+//! # Algorithm
+//!
+//! REDC (Montgomery 1985; seed 004 appendix, SOS: the reduction after the product)
+//! adds `q_i n 2^(64 i)` to the `2s`-word product `t` for `i = 0 .. s`, `q_i = t_i n0
+//! mod 2^64`. Row by row ([`crate::mpn::redc`]) each row reads and writes `s` words of
+//! `t` through memory, and row `i + 1` cannot start until row `i` has written `t_{i+1}`.
+//! Here a block of eight rows makes one pass over `t` instead of eight, as OpenSSL's
+//! `sqrx8x_reduction` does:
+//!
+//! 1. **Corner.** The window `W` (eight registers) takes `t[0..8]`; for `k = 0..8`,
+//!    `q_k = W_0 n0`, `W += q_k n[0..8]`, and the low word, now zero, leaves the window
+//!    while the row's top word enters it. The eight `q_k` go to scratch memory. `W` now
+//!    holds columns 8..16 of the sum, without the words of `t` there.
+//! 2. **Chunks** `c = 1 .. s/8`. The chunk's words of `t` join the window,
+//!    `W += t[8c .. 8c+8] + cin` (the carry out, 0 or 1, belongs to column `8c+8`, the
+//!    low word of the next chunk's window, and waits in scratch as the next `cin`). Then
+//!    row `k` adds `q_k n[8c .. 8c+8]`: after it column `8c+k` has everything it will
+//!    get (later rows and chunks start higher), so it is stored to `t` and its register
+//!    takes the row's new top word.
+//! 3. **End.** `W += t[s .. s+8] + cin + top`, stored to `t[s .. s+8]`; the carry out is
+//!    the new `top`, at column `s+8`: the next block's end adds it, and after the last
+//!    block it is REDC's `top`.
+//!
+//! The next block starts at `t + 8` words. A modulus of `s` limbs takes `s / 8` blocks.
+//!
+//! # Bounds
+//!
+//! - Each row: `W + q_k n[j .. j+8] < 2^512 + (2^64 - 1)(2^512 - 1) < 2^576`, so the
+//!   top word `hi + CF + OF` does not overflow and both flags end clear: no flag lives
+//!   from one row to the next.
+//! - A chunk's start: `W + T + cin <= 2 (2^512 - 1) + 1`, carry out 0 or 1.
+//! - The end: `W + T + cin + top <= 2 (2^512 - 1) + 1 + 2`, carry out at most 2 (`top`
+//!   in 0..=2 is the invariant from block to block). After the last block `top` is
+//!   the bit above `t[2s-1]`, and REDC's bound `(t + q n) / R < 2n < 2R` makes it 0 or
+//!   1.
+//!
+//! # Registers
+//!
+//! The window is `rbx rbp r8 .. r13` (rotating by one per row, so the eight rows of a
+//! chunk are straight-line code and the next chunk starts with the same assignment);
+//! `rdx` the multiplier, `rax`/`rcx` the halves of each product, `rdi` the block's
+//! position in `t`, `rsi` in `n`, `r14` the scratch words, `r15` the chunk count.
+//! The scratch words: `q_0 .. q_7`, a zero (`adcx`/`adox` take no immediate), `n0`,
+//! `cin`, `top`.
+//!
+//! Constant-time: yes (the chunk count depends on the length only; every address is
+//! fixed by it; no branch on values).
+
+use super::Mulx;
+
+/// Scratch word offsets (bytes) shared by the macros and [`redc8_block`].
+macro_rules! slot {
+    (zero) => {
+        "64"
+    };
+    (n0) => {
+        "72"
+    };
+    (cin) => {
+        "80"
+    };
+    (top) => {
+        "88"
+    };
+}
+
+/// Row `$k` of the corner, the window's low word in `$a0` and the rest in order:
+/// `q_k = a0 n0` to scratch, `W += q_k n[0..8]`, the top word into `$a0`.
+#[rustfmt::skip]
+macro_rules! corner_row {
+    ($k:literal, $a0:ident, $a1:ident, $a2:ident, $a3:ident, $a4:ident, $a5:ident, $a6:ident, $a7:ident) => {
+        concat!(
+            "mov rdx, ", stringify!($a0), "\n",
+            "imul rdx, qword ptr [r14 + ", slot!(n0), "]\n",
+            "mov qword ptr [r14 + 8*", $k, "], rdx\n",
+            // Clears CF and OF, which the imul left undefined.
+            "xor eax, eax\n",
+            window_row!($a0, $a1, $a2, $a3, $a4, $a5, $a6, $a7, ""),
+        )
+    };
+}
+
+/// Row `$k` of a chunk: `W += q_k n[8c .. 8c+8]`, column `8c+k` stored, the top word
+/// into `$a0`.
+#[rustfmt::skip]
+macro_rules! chunk_row {
+    ($k:literal, $a0:ident, $a1:ident, $a2:ident, $a3:ident, $a4:ident, $a5:ident, $a6:ident, $a7:ident) => {
+        concat!(
+            "mov rdx, qword ptr [r14 + 8*", $k, "]\n",
+            // The flags are clear already; a fresh zero idiom cuts this row's chains
+            // loose from the last row's, so the rows overlap.
+            "xor ecx, ecx\n",
+            window_row!(
+                $a0, $a1, $a2, $a3, $a4, $a5, $a6, $a7,
+                concat!("mov qword ptr [rdi + 8*", $k, "], ", stringify!($a0), "\n")
+            ),
+        )
+    };
+}
+
+/// `W += rdx n[0..8]` at `rsi`, with the low word `$a0`: lo halves on CF, hi halves on
+/// OF; `$store` runs once `$a0` is final, before its register takes the top word
+/// `hi + CF + OF` (no overflow: the row's sum is below 2^576). Enters and leaves with
+/// both flags clear.
+#[rustfmt::skip]
+macro_rules! window_row {
+    ($a0:ident, $a1:ident, $a2:ident, $a3:ident, $a4:ident, $a5:ident, $a6:ident, $a7:ident, $store:expr) => {
+        concat!(
+            "mulx rcx, rax, qword ptr [rsi]\n",
+            "adcx ", stringify!($a0), ", rax\n",
+            "adox ", stringify!($a1), ", rcx\n",
+            $store,
+            product!(8, $a1, $a2),
+            product!(16, $a2, $a3),
+            product!(24, $a3, $a4),
+            product!(32, $a4, $a5),
+            product!(40, $a5, $a6),
+            product!(48, $a6, $a7),
+            "mulx ", stringify!($a0), ", rax, qword ptr [rsi + 56]\n",
+            "adcx ", stringify!($a7), ", rax\n",
+            "adox ", stringify!($a0), ", qword ptr [r14 + ", slot!(zero), "]\n",
+            "adcx ", stringify!($a0), ", qword ptr [r14 + ", slot!(zero), "]\n",
+        )
+    };
+}
+
+/// One product of a row: `rdx n[off/8]`, lo into `$lo` on CF, hi into `$hi` on OF.
+macro_rules! product {
+    ($off:literal, $lo:ident, $hi:ident) => {
+        concat!(
+            "mulx rcx, rax, qword ptr [rsi + ",
+            $off,
+            "]\n",
+            "adcx ",
+            stringify!($lo),
+            ", rax\n",
+            "adox ",
+            stringify!($hi),
+            ", rcx\n",
+        )
+    };
+}
+
+/// `W += t[rdi .. rdi+8] + rax` (`rax` a small carry, on OF; `t` on CF); the carry out
+/// (`CF + OF`) into `rax`, both flags left clear.
+#[rustfmt::skip]
+macro_rules! window_add {
+    () => {
+        concat!(
+            "xor ecx, ecx\n",
+            "adox rbx, rax\n",
+            "adcx rbx, qword ptr [rdi]\n",
+            "adox rbp, rcx\n",
+            "adcx rbp, qword ptr [rdi + 8]\n",
+            "adox r8, rcx\n",
+            "adcx r8, qword ptr [rdi + 16]\n",
+            "adox r9, rcx\n",
+            "adcx r9, qword ptr [rdi + 24]\n",
+            "adox r10, rcx\n",
+            "adcx r10, qword ptr [rdi + 32]\n",
+            "adox r11, rcx\n",
+            "adcx r11, qword ptr [rdi + 40]\n",
+            "adox r12, rcx\n",
+            "adcx r12, qword ptr [rdi + 48]\n",
+            "adox r13, rcx\n",
+            "adcx r13, qword ptr [rdi + 56]\n",
+            "mov eax, 0\n",
+            "adcx rax, rcx\n",
+            "adox rax, rcx\n",
+        )
+    };
+}
+
+/// The eight rows of a chunk: the window rotates by one register per row.
+#[rustfmt::skip]
+macro_rules! chunk_rows {
+    ($row:ident) => {
+        concat!(
+            $row!(0, rbx, rbp, r8, r9, r10, r11, r12, r13),
+            $row!(1, rbp, r8, r9, r10, r11, r12, r13, rbx),
+            $row!(2, r8, r9, r10, r11, r12, r13, rbx, rbp),
+            $row!(3, r9, r10, r11, r12, r13, rbx, rbp, r8),
+            $row!(4, r10, r11, r12, r13, rbx, rbp, r8, r9),
+            $row!(5, r11, r12, r13, rbx, rbp, r8, r9, r10),
+            $row!(6, r12, r13, rbx, rbp, r8, r9, r10, r11),
+            $row!(7, r13, rbx, rbp, r8, r9, r10, r11, r12),
+        )
+    };
+}
+
+/// One block of eight REDC rows at `t` (module doc): `t` is the block's first word,
+/// `n` the `8 chunks` limbs of the modulus, `scratch` holds `n0` and the `top` of the
+/// block before, and receives the new `top`.
+///
+/// Constant-time: yes.
+///
+/// # Safety
+/// The CPU has BMI2 and ADX; `chunks >= 1`; `t` is valid for reading and writing
+/// `8 chunks + 8` words and `n` for reading `8 chunks`.
+#[inline(always)]
+unsafe fn redc8_block(t: *mut u64, n: *const u64, chunks: usize, scratch: &mut [u64; 12]) {
+    // SAFETY: the caller guarantees the features and the words behind `t` and `n`. The
+    // asm reads n[0 .. 8 chunks], reads and writes t[0 .. 8 chunks + 8] and the 12
+    // scratch words, all at offsets fixed by `chunks`. It pushes rbx and rbp and pops
+    // them, so rsp is back where it was; every other register it writes is declared.
+    unsafe {
+        core::arch::asm!(
+            "push rbx",
+            "push rbp",
+            "mov rbx, qword ptr [rdi]",
+            "mov rbp, qword ptr [rdi + 8]",
+            "mov r8, qword ptr [rdi + 16]",
+            "mov r9, qword ptr [rdi + 24]",
+            "mov r10, qword ptr [rdi + 32]",
+            "mov r11, qword ptr [rdi + 40]",
+            "mov r12, qword ptr [rdi + 48]",
+            "mov r13, qword ptr [rdi + 56]",
+            concat!("mov qword ptr [r14 + ", slot!(cin), "], 0"),
+            chunk_rows!(corner_row),
+            "lea rdi, [rdi + 64]",
+            "lea rsi, [rsi + 64]",
+            "sub r15, 1",
+            "jz 3f",
+            "2:",
+            concat!("mov rax, qword ptr [r14 + ", slot!(cin), "]"),
+            window_add!(),
+            concat!("mov qword ptr [r14 + ", slot!(cin), "], rax"),
+            chunk_rows!(chunk_row),
+            "lea rdi, [rdi + 64]",
+            "lea rsi, [rsi + 64]",
+            "sub r15, 1",
+            "jnz 2b",
+            "3:",
+            concat!("mov rax, qword ptr [r14 + ", slot!(cin), "]"),
+            concat!("add rax, qword ptr [r14 + ", slot!(top), "]"),
+            window_add!(),
+            concat!("mov qword ptr [r14 + ", slot!(top), "], rax"),
+            "mov qword ptr [rdi], rbx",
+            "mov qword ptr [rdi + 8], rbp",
+            "mov qword ptr [rdi + 16], r8",
+            "mov qword ptr [rdi + 24], r9",
+            "mov qword ptr [rdi + 32], r10",
+            "mov qword ptr [rdi + 40], r11",
+            "mov qword ptr [rdi + 48], r12",
+            "mov qword ptr [rdi + 56], r13",
+            "pop rbp",
+            "pop rbx",
+            inout("rdi") t => _,
+            inout("rsi") n => _,
+            in("r14") scratch.as_mut_ptr(),
+            inout("r15") chunks => _,
+            out("rax") _,
+            out("rcx") _,
+            out("rdx") _,
+            out("r8") _,
+            out("r9") _,
+            out("r10") _,
+            out("r11") _,
+            out("r12") _,
+            out("r13") _,
+        );
+    }
+}
+
+/// REDC as [`crate::mpn::redc`] (same contract: `out = t R^-1` up to one `n`, `top`
+/// returned), eight rows per pass, for `n.len()` a multiple of 8; `None` (nothing
+/// touched) for other lengths.
+///
+/// Constant-time: yes.
+#[inline(always)]
+pub(super) fn redc8(rows: Mulx, t: &mut [u64], n: &[u64], n0: u64, out: &mut [u64]) -> Option<u64> {
+    let _ = rows;
+    let s = n.len();
+    if s == 0 || !s.is_multiple_of(8) {
+        return None;
+    }
+    assert!(
+        t.len() == 2 * s && out.len() == s,
+        "REDC of the wrong length"
+    );
+    let mut scratch = [0u64; 12];
+    scratch[9] = n0;
+    for block in 0..s / 8 {
+        // SAFETY: BMI2 and ADX are present (the `Mulx` token); the block at word 8
+        // block reads and writes t[8 block .. 8 block + s + 8], inside t's 2s words
+        // since 8 block + 8 <= s; n has s = 8 (s / 8) words; s / 8 >= 1.
+        unsafe {
+            redc8_block(
+                t.as_mut_ptr().add(8 * block),
+                n.as_ptr(),
+                s / 8,
+                &mut scratch,
+            )
+        };
+    }
+    out.copy_from_slice(&t[s..]);
+    let top = scratch[11];
+    debug_assert!(top <= 1, "REDC's top word is a bit");
+    Some(top)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arch::cpu::Adx;
+    use crate::mpn;
+    use crate::Limb;
+    use proptest::prelude::*;
+
+    /// The fused REDC and the row-by-row one on the same `t`.
+    fn check(t: &[u64], n: &[u64], n0: u64) {
+        let rows = Mulx::new(Adx::new().expect("checked by the caller"));
+        let s = n.len();
+        let (mut t1, mut t2) = (t.to_vec(), t.to_vec());
+        let (mut o1, mut o2) = (vec![0u64; s], vec![0u64; s]);
+        let top1 = redc8(rows, &mut t1, n, n0, &mut o1).expect("a multiple of 8");
+        let top2 = mpn::redc(mpn::Portable, &mut t2, n, n0, &mut o2);
+        assert_eq!((top1, &o1), (top2, &o2), "s = {s}");
+    }
+
+    /// `n0' = -n^-1 mod 2^64`.
+    fn neg_inv(n_0: u64) -> u64 {
+        u64::inv_mod_word(n_0).wrapping_neg()
+    }
+
+    /// A pseudo-random odd modulus of `s` words whose top word is `top`, and a `t` below
+    /// `n R` built from `fill` (all ones where it can be: the longest carries).
+    fn case(s: usize, seed: u64, top: u64, fill: Option<u64>) -> (Vec<u64>, Vec<u64>) {
+        let mut x = seed | 1;
+        let mut gen = || {
+            x = x.rotate_left(23).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x5bd1;
+            fill.unwrap_or(x)
+        };
+        let mut n: Vec<u64> = (0..s).map(|_| gen()).collect();
+        n[0] |= 1;
+        n[s - 1] = top;
+        let mut t: Vec<u64> = (0..2 * s).map(|_| gen()).collect();
+        // t < n R: its top word below n's.
+        t[2 * s - 1] = top.saturating_sub(1);
+        (n, t)
+    }
+
+    #[test]
+    fn equals_row_by_row_at_every_size_and_extreme() {
+        if Adx::new().is_none() {
+            eprintln!("SKIPPED: the fused REDC needs BMI2 and ADX");
+            return;
+        }
+        for s in [8, 16, 24, 32, 40, 48, 64, 128, 256] {
+            for (seed, top, fill) in [
+                (1, u64::MAX, None),
+                (2, u64::MAX, Some(u64::MAX)),
+                (3, 1, None),
+                (4, 1 << 63, Some(u64::MAX)),
+                (5, u64::MAX, Some(0)),
+                (6, 2, Some(u64::MAX)),
+            ] {
+                let (n, t) = case(s, seed, top, fill);
+                check(&t, &n, neg_inv(n[0]));
+            }
+        }
+    }
+
+    #[test]
+    fn other_lengths_are_left_to_the_rows() {
+        let Some(adx) = Adx::new() else {
+            eprintln!("SKIPPED: the fused REDC needs BMI2 and ADX");
+            return;
+        };
+        let (n, mut t) = case(12, 7, u64::MAX, None);
+        let before = t.clone();
+        let mut out = vec![0u64; 12];
+        assert_eq!(
+            redc8(Mulx::new(adx), &mut t, &n, neg_inv(n[0]), &mut out),
+            None
+        );
+        assert_eq!(t, before);
+    }
+
+    proptest! {
+        #[test]
+        fn random_products(s8 in 1usize..=8, seed: u64, top in 1u64.., words in 0u8..3) {
+            if Adx::new().is_some() {
+                let fill = [None, Some(u64::MAX), Some(0)][words as usize];
+                let (n, t) = case(8 * s8, seed, top, fill);
+                check(&t, &n, neg_inv(n[0]));
+            }
+        }
+    }
+}
