@@ -214,12 +214,50 @@ pub fn redc<R: AddMul>(rows: R, t: &mut [u64], n: &[u64], n0: u64, out: &mut [u6
     top
 }
 
+/// `a - b - borrow` and the borrow out. On x86-64 through the `sbb` intrinsic: LLVM
+/// then keeps the borrow in the carry flag from one word to the next (one `sbb` per
+/// word), where the portable form below becomes a chain of `setb`/`or` on a byte
+/// register, three times as long.
+#[inline(always)]
+pub fn sbb(a: u64, b: u64, borrow: u8) -> (u64, u8) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut d = 0;
+        let borrow = core::arch::x86_64::_subborrow_u64(borrow, a, b, &mut d);
+        (d, borrow)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let (d, b1) = a.overflowing_sub(b);
+        let (d, b2) = d.overflowing_sub(borrow as u64);
+        (d, (b1 | b2) as u8)
+    }
+}
+
 /// `t = t - n` if `top * 2^(64 len) + t >= n`, else unchanged; the value must be below
-/// `2n`. Constant-time: [`crate::ct::reduce_once`] on 64-bit words (the subtraction is
-/// always computed and selected with a mask).
+/// `2n`, `top` 0 or 1. The same two passes as [`crate::ct::reduce_once`]: the borrow of
+/// `t - n`, then `t -= n & mask`, on [`sbb`], with the masked words of `n` made 16 at
+/// a time before their chain (an `and` between two `sbb`s would clobber the carry
+/// flag). Constant-time: yes (the subtraction is always computed; the choice is a
+/// mask).
 #[inline(always)]
 pub fn reduce_once(t: &mut [u64], top: u64, n: &[u64]) {
-    crate::ct::reduce_once(t, top, n);
+    let mut borrow = 0;
+    for (&x, &y) in t.iter().zip(n) {
+        (_, borrow) = sbb(x, y, borrow);
+    }
+    // Subtract when the value is >= n: the top bit is set, or t - n did not borrow.
+    let mask = (top | (borrow as u64 ^ 1)).wrapping_neg();
+    let mut borrow = 0;
+    for (t, n) in t.chunks_mut(16).zip(n.chunks(16)) {
+        let mut masked = [0u64; 16];
+        for (m, &y) in masked.iter_mut().zip(n) {
+            *m = y & mask;
+        }
+        for (x, &m) in t.iter_mut().zip(&masked) {
+            (*x, borrow) = sbb(*x, m, borrow);
+        }
+    }
 }
 
 /// Finishes a Montgomery product `top * R + t < 2n` under the modulus' policy: one
@@ -336,5 +374,57 @@ mod tests {
         reduce_once(&mut t, 1, &n);
         // 2^128 - (2^64 + 5)
         assert_eq!(t, [u64::MAX - 4, u64::MAX - 1]);
+    }
+
+    /// Against num-bigint, at every length 1..=70 (across the 16-word chunks of the
+    /// masked pass), on values at the edges of [0, 2n) and random ones, with words of
+    /// all ones and zeros where the borrows run longest.
+    #[test]
+    fn reduce_once_equals_the_oracle() {
+        use num_bigint::BigUint;
+        let value = |w: &[u64]| {
+            BigUint::from_slice(
+                &w.iter()
+                    .flat_map(|&x| [x as u32, (x >> 32) as u32])
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut word = |pattern: u32| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            match pattern {
+                0 => x,
+                1 => [0, u64::MAX, x][(x % 3) as usize],
+                _ => u64::MAX,
+            }
+        };
+        for len in 1..=70usize {
+            for pattern in 0..3 {
+                let mut n: Vec<u64> = (0..len).map(|_| word(pattern)).collect();
+                n[len - 1] |= 1 << 63;
+                let big_n = value(&n);
+                let r = value(&(0..len).map(|_| word(pattern)).collect::<Vec<_>>()) % &big_n;
+                let one = BigUint::from(1u8);
+                let two_n = &big_n << 1;
+                for v in [
+                    BigUint::ZERO,
+                    &big_n - &one,
+                    big_n.clone(),
+                    &two_n - &one,
+                    r.clone(),
+                    &big_n + &r,
+                ] {
+                    let mut digits = v.to_u64_digits();
+                    digits.resize(len + 1, 0);
+                    let top = digits[len];
+                    let mut t = digits[..len].to_vec();
+                    reduce_once(&mut t, top, &n);
+                    let want = if v >= big_n { &v - &big_n } else { v.clone() };
+                    assert_eq!(value(&t), want, "len {len} pattern {pattern} value {v:x}");
+                }
+            }
+        }
     }
 }
