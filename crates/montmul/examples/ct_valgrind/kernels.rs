@@ -140,11 +140,14 @@ pub fn kernels(run: &mut Run, phase: &str) -> Vec<(usize, Policy, &'static str)>
         // The longest window (5 bits from 1537 exponent bits).
         kernel(run, phase, 64, "auto", 8, policy, &[200]);
         // Each kernel `auto` can pick, by name: at the sizes it has code for, or at a
-        // few small ones (and, for Karatsuba, where its recursion starts).
+        // few small ones (and, for Karatsuba, where its recursion starts; for
+        // `mulx-redc`, where its squaring takes eight rows per pass).
         for name in SCALAR_KERNELS {
             let sizes = match (name, api::limb_counts(name)) {
                 (_, Some(counts)) => counts.to_vec(),
                 ("karatsuba", None) => vec![3, t.karatsuba_mul_base + 2],
+                // 16 runs through `auto` above; 32 has the eight-row triangle.
+                ("mulx-redc", None) => vec![1, 3, 11, 32],
                 (_, None) => vec![1, 3, 11],
             };
             for s in sizes {

@@ -11,7 +11,7 @@
 //! ([`crate::mpn::mont_separated`]), on stack arrays at the sizes of
 //! [`crate::fixed::SIZES`]; [`crate::algo::karatsuba`] uses the same row under its
 //! Karatsuba recursion. For a multiple of 8 limbs the REDC makes one pass over the
-//! product per eight rows, its working words in registers ([`redc8`]). [`cios`] is
+//! product per eight rows, its working words in registers (`rows8`). [`cios`] is
 //! `mulx-cios`.
 //!
 //! The squaring has its own passes ([`AddMul::sqr_triangle`],
@@ -19,9 +19,10 @@
 //! the off-diagonal triangle, then one pass that doubles it and adds the squares
 //! `a[i]^2`. Short rows cost nearly as much in loop control as in products, so the
 //! triangle is one asm loop whose body holds a row for each length modulo 8 (no
-//! single-limb loop, no call per row), and at 16, 17, 24, 25, 32 and 33 words (1024 to
-//! 2048-bit moduli) straight-line code with no loop at all; the doubling is a
-//! `shrx`/`lea` shift off the flags, leaving one carry chain for the squares.
+//! single-limb loop, no call per row), at 16, 17, 24, 25 and 33 words (1024 to 2048-bit
+//! moduli) straight-line code with no loop at all, and from 32 words, for a multiple of
+//! 8, eight rows per pass like the REDC (`rows8`); the doubling is a `shrx`/`lea`
+//! shift off the flags, leaving one carry chain for the squares.
 //!
 //! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (loop counts and every
 //! branch depend on the length only; no branch or address depends on values). Needs
@@ -527,13 +528,6 @@ unrolled_triangle_fn!(
     "25"
 );
 unrolled_triangle_fn!(
-    sqr_triangle_32_adx,
-    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30",
-    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31",
-    "31",
-    "32"
-);
-unrolled_triangle_fn!(
     sqr_triangle_33_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31",
     "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32",
@@ -696,16 +690,20 @@ impl AddMul for Mulx {
         {
             let n = a.len();
             assert!(n >= 2 && r.len() == 2 * n, "triangle of the wrong length");
+            // From 32 limbs, a multiple of 8 takes eight rows per pass.
+            if n >= 32 && rows8::sqr_triangle8(self, r, a) {
+                return;
+            }
             r[0] = 0;
             r[2 * n - 1] = 0;
-            // The sizes of 1024, 1536 and 2048-bit moduli, each with its lazy-reduction
-            // neighbour, have a straight-line triangle.
+            // The sizes of 1024 and 1536-bit moduli, each with its lazy-reduction
+            // neighbour, and 2048 bits under lazy reduction have a straight-line
+            // triangle.
             let unrolled = match n {
                 16 => Some(sqr_triangle_16_adx as unsafe fn(*mut u64, *const u64)),
                 17 => Some(sqr_triangle_17_adx as unsafe fn(*mut u64, *const u64)),
                 24 => Some(sqr_triangle_24_adx as unsafe fn(*mut u64, *const u64)),
                 25 => Some(sqr_triangle_25_adx as unsafe fn(*mut u64, *const u64)),
-                32 => Some(sqr_triangle_32_adx as unsafe fn(*mut u64, *const u64)),
                 33 => Some(sqr_triangle_33_adx as unsafe fn(*mut u64, *const u64)),
                 _ => None,
             };
@@ -745,10 +743,10 @@ impl AddMul for Mulx {
         }
     }
 
-    /// Eight rows per pass ([`redc8`]) where the length is a multiple of 8.
+    /// Eight rows per pass ([`rows8::redc8`]) where the length is a multiple of 8.
     #[inline(always)]
     fn redc(self, t: &mut [u64], n: &[u64], n0: u64, out: &mut [u64]) -> u64 {
-        redc8::redc8(self, t, n, n0, out).unwrap_or_else(|| mpn::redc(self, t, n, n0, out))
+        rows8::redc8(self, t, n, n0, out).unwrap_or_else(|| mpn::redc(self, t, n, n0, out))
     }
 
     #[inline(always)]
@@ -830,7 +828,7 @@ impl<const N: usize> Kernel<u64> for FixedMulx<N> {
 
 // After the macros, which `cios` uses too.
 pub mod cios;
-mod redc8;
+mod rows8;
 mod square8;
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
-//! Montgomery reduction eight rows at a time on `mulx`/`adcx`/`adox`, with the eight
-//! words the rows are working on in registers: `mulx-redc`'s REDC for moduli of a
-//! multiple of 8 limbs (512, 1024, 1536, 2048, 3072 and 4096 bits).
+//! Eight rows at a time on `mulx`/`adcx`/`adox`, with the eight words the rows are
+//! working on in registers: `mulx-redc`'s REDC for moduli of a multiple of 8 limbs
+//! (512, 1024, 1536, 2048, 3072 and 4096 bits), and the triangle of its squaring from
+//! 32 such limbs.
 //!
 //! # Algorithm
 //!
@@ -27,6 +28,13 @@
 //!
 //! The next block starts at `t + 8` words. A modulus of `s` limbs takes `s / 8` blocks.
 //!
+//! The squaring's triangle (seed 004 appendix, SOS: each `a_i a_j`, `i < j`, once) is
+//! the same pass with the multipliers given, `a[8b .. 8b+8]` for block `b`, over
+//! `a[8b ..]` at `r[16b ..]`; its corner keeps only the products above the diagonal,
+//! 28 of the 64 ([`sqr_triangle8`]). At 16 and 24 limbs, where the corners are a larger
+//! share, the straight-line rows of the module above are faster and keep those sizes
+//! (`docs/PERFORMANCE.md`).
+//!
 //! # Bounds
 //!
 //! - Each row: `W + q_k n[j .. j+8] < 2^512 + (2^64 - 1)(2^512 - 1) < 2^576`, so the
@@ -52,7 +60,7 @@
 
 use super::Mulx;
 
-/// Scratch word offsets (bytes) shared by the macros and [`redc8_block`].
+/// Scratch word offsets (bytes) shared by the macros and the blocks.
 macro_rules! slot {
     (zero) => {
         "64"
@@ -99,6 +107,60 @@ macro_rules! chunk_row {
                 concat!("mov qword ptr [rdi + 8*", $k, "], ", stringify!($a0), "\n")
             ),
         )
+    };
+}
+
+/// Row `$k` of a triangle block's corner: the products `a_k a_m` for `m = k+1 .. 8`,
+/// `a_k` in scratch and `a_m` at `rsi`, at columns `k + m`; column `k` (the window's
+/// low word, which this row does not touch) is final and stored, and its register
+/// takes the top word, column `k + 8` (0 in the last row, which has no product).
+#[rustfmt::skip]
+macro_rules! triangle8_row {
+    (7, $a0:ident, $a1:ident, $a2:ident, $a3:ident, $a4:ident, $a5:ident, $a6:ident, $a7:ident) => {
+        concat!(
+            "mov qword ptr [rdi + 56], ", stringify!($a0), "\n",
+            "xor ", stringify!($a0), ", ", stringify!($a0), "\n",
+        )
+    };
+    ($k:tt, $a0:ident, $a1:ident, $a2:ident, $a3:ident, $a4:ident, $a5:ident, $a6:ident, $a7:ident) => {
+        concat!(
+            "mov rdx, qword ptr [r14 + 8*", $k, "]\n",
+            "mov qword ptr [rdi + 8*", $k, "], ", stringify!($a0), "\n",
+            "xor ecx, ecx\n",
+            triangle8_products!($k, $a1, $a2, $a3, $a4, $a5, $a6, $a7),
+            "mulx ", stringify!($a0), ", rax, qword ptr [rsi + 56]\n",
+            "adcx ", stringify!($a7), ", rax\n",
+            "adox ", stringify!($a0), ", qword ptr [r14 + ", slot!(zero), "]\n",
+            "adcx ", stringify!($a0), ", qword ptr [r14 + ", slot!(zero), "]\n",
+        )
+    };
+}
+
+/// The products `a_k a_m` of a triangle row for `m = k+1 .. 7` (the last, `m = 7`, is
+/// the row's top product, written by [`triangle8_row`]), each lo into window word `m`
+/// and hi into `m + 1`.
+#[rustfmt::skip]
+macro_rules! triangle8_products {
+    (0, $a1:ident, $a2:ident, $a3:ident, $a4:ident, $a5:ident, $a6:ident, $a7:ident) => {
+        concat!(product!(8, $a1, $a2), triangle8_products!(1, $a1, $a2, $a3, $a4, $a5, $a6, $a7))
+    };
+    (1, $a1:ident, $a2:ident, $a3:ident, $a4:ident, $a5:ident, $a6:ident, $a7:ident) => {
+        concat!(product!(16, $a2, $a3), triangle8_products!(2, $a1, $a2, $a3, $a4, $a5, $a6, $a7))
+    };
+    (2, $a1:ident, $a2:ident, $a3:ident, $a4:ident, $a5:ident, $a6:ident, $a7:ident) => {
+        concat!(product!(24, $a3, $a4), triangle8_products!(3, $a1, $a2, $a3, $a4, $a5, $a6, $a7))
+    };
+    (3, $a1:ident, $a2:ident, $a3:ident, $a4:ident, $a5:ident, $a6:ident, $a7:ident) => {
+        concat!(product!(32, $a4, $a5), triangle8_products!(4, $a1, $a2, $a3, $a4, $a5, $a6, $a7))
+    };
+    (4, $a1:ident, $a2:ident, $a3:ident, $a4:ident, $a5:ident, $a6:ident, $a7:ident) => {
+        concat!(product!(40, $a5, $a6), triangle8_products!(5, $a1, $a2, $a3, $a4, $a5, $a6, $a7))
+    };
+    (5, $a1:ident, $a2:ident, $a3:ident, $a4:ident, $a5:ident, $a6:ident, $a7:ident) => {
+        product!(48, $a6, $a7)
+    };
+    (6, $a1:ident, $a2:ident, $a3:ident, $a4:ident, $a5:ident, $a6:ident, $a7:ident) => {
+        ""
     };
 }
 
@@ -192,79 +254,99 @@ macro_rules! chunk_rows {
     };
 }
 
-/// One block of eight REDC rows at `t` (module doc): `t` is the block's first word,
-/// `n` the `8 chunks` limbs of the modulus, `scratch` holds `n0` and the `top` of the
-/// block before, and receives the new `top`.
-///
-/// Constant-time: yes.
-///
-/// # Safety
-/// The CPU has BMI2 and ADX; `chunks >= 1`; `t` is valid for reading and writing
-/// `8 chunks + 8` words and `n` for reading `8 chunks`.
-#[inline(always)]
-unsafe fn redc8_block(t: *mut u64, n: *const u64, chunks: usize, scratch: &mut [u64; 12]) {
-    // SAFETY: the caller guarantees the features and the words behind `t` and `n`. The
-    // asm reads n[0 .. 8 chunks], reads and writes t[0 .. 8 chunks + 8] and the 12
-    // scratch words, all at offsets fixed by `chunks`. It pushes rbx and rbp and pops
-    // them, so rsp is back where it was; every other register it writes is declared.
-    unsafe {
-        core::arch::asm!(
-            "push rbx",
-            "push rbp",
-            "mov rbx, qword ptr [rdi]",
-            "mov rbp, qword ptr [rdi + 8]",
-            "mov r8, qword ptr [rdi + 16]",
-            "mov r9, qword ptr [rdi + 24]",
-            "mov r10, qword ptr [rdi + 32]",
-            "mov r11, qword ptr [rdi + 40]",
-            "mov r12, qword ptr [rdi + 48]",
-            "mov r13, qword ptr [rdi + 56]",
-            concat!("mov qword ptr [r14 + ", slot!(cin), "], 0"),
-            chunk_rows!(corner_row),
-            "lea rdi, [rdi + 64]",
-            "lea rsi, [rsi + 64]",
-            "sub r15, 1",
-            "jz 3f",
-            "2:",
-            concat!("mov rax, qword ptr [r14 + ", slot!(cin), "]"),
-            window_add!(),
-            concat!("mov qword ptr [r14 + ", slot!(cin), "], rax"),
-            chunk_rows!(chunk_row),
-            "lea rdi, [rdi + 64]",
-            "lea rsi, [rsi + 64]",
-            "sub r15, 1",
-            "jnz 2b",
-            "3:",
-            concat!("mov rax, qword ptr [r14 + ", slot!(cin), "]"),
-            concat!("add rax, qword ptr [r14 + ", slot!(top), "]"),
-            window_add!(),
-            concat!("mov qword ptr [r14 + ", slot!(top), "], rax"),
-            "mov qword ptr [rdi], rbx",
-            "mov qword ptr [rdi + 8], rbp",
-            "mov qword ptr [rdi + 16], r8",
-            "mov qword ptr [rdi + 24], r9",
-            "mov qword ptr [rdi + 32], r10",
-            "mov qword ptr [rdi + 40], r11",
-            "mov qword ptr [rdi + 48], r12",
-            "mov qword ptr [rdi + 56], r13",
-            "pop rbp",
-            "pop rbx",
-            inout("rdi") t => _,
-            inout("rsi") n => _,
-            in("r14") scratch.as_mut_ptr(),
-            inout("r15") chunks => _,
-            out("rax") _,
-            out("rcx") _,
-            out("rdx") _,
-            out("r8") _,
-            out("r9") _,
-            out("r10") _,
-            out("r11") _,
-            out("r12") _,
-            out("r13") _,
-        );
-    }
+/// Defines `$name`, one block of eight rows at `t` (module doc) whose first chunk is
+/// `$corner`: `t` is the block's first word, `n` the `8 chunks` words it multiplies,
+/// `scratch` holds the eight multipliers (or, for REDC's corner, `n0`, from which the
+/// corner makes them) and the `top` of the block before, and receives the new `top`.
+macro_rules! eight_row_block {
+    ($(#[$doc:meta])* $name:ident, $corner:ident) => {
+        $(#[$doc])*
+        ///
+        /// Constant-time: yes.
+        ///
+        /// # Safety
+        /// The CPU has BMI2 and ADX; `chunks >= 1`; `t` is valid for reading and
+        /// writing `8 chunks + 8` words and `n` for reading `8 chunks`.
+        #[inline(always)]
+        unsafe fn $name(t: *mut u64, n: *const u64, chunks: usize, scratch: &mut [u64; 12]) {
+            // SAFETY: the caller guarantees the features and the words behind `t` and
+            // `n`. The asm reads n[0 .. 8 chunks], reads and writes t[0 .. 8 chunks + 8]
+            // and the 12 scratch words, all at offsets fixed by `chunks`. It pushes rbx
+            // and rbp and pops them, so rsp is back where it was; every other register
+            // it writes is declared.
+            unsafe {
+                core::arch::asm!(
+                    "push rbx",
+                    "push rbp",
+                    "mov rbx, qword ptr [rdi]",
+                    "mov rbp, qword ptr [rdi + 8]",
+                    "mov r8, qword ptr [rdi + 16]",
+                    "mov r9, qword ptr [rdi + 24]",
+                    "mov r10, qword ptr [rdi + 32]",
+                    "mov r11, qword ptr [rdi + 40]",
+                    "mov r12, qword ptr [rdi + 48]",
+                    "mov r13, qword ptr [rdi + 56]",
+                    concat!("mov qword ptr [r14 + ", slot!(cin), "], 0"),
+                    chunk_rows!($corner),
+                    "lea rdi, [rdi + 64]",
+                    "lea rsi, [rsi + 64]",
+                    "sub r15, 1",
+                    "jz 3f",
+                    "2:",
+                    concat!("mov rax, qword ptr [r14 + ", slot!(cin), "]"),
+                    window_add!(),
+                    concat!("mov qword ptr [r14 + ", slot!(cin), "], rax"),
+                    chunk_rows!(chunk_row),
+                    "lea rdi, [rdi + 64]",
+                    "lea rsi, [rsi + 64]",
+                    "sub r15, 1",
+                    "jnz 2b",
+                    "3:",
+                    concat!("mov rax, qword ptr [r14 + ", slot!(cin), "]"),
+                    concat!("add rax, qword ptr [r14 + ", slot!(top), "]"),
+                    window_add!(),
+                    concat!("mov qword ptr [r14 + ", slot!(top), "], rax"),
+                    "mov qword ptr [rdi], rbx",
+                    "mov qword ptr [rdi + 8], rbp",
+                    "mov qword ptr [rdi + 16], r8",
+                    "mov qword ptr [rdi + 24], r9",
+                    "mov qword ptr [rdi + 32], r10",
+                    "mov qword ptr [rdi + 40], r11",
+                    "mov qword ptr [rdi + 48], r12",
+                    "mov qword ptr [rdi + 56], r13",
+                    "pop rbp",
+                    "pop rbx",
+                    inout("rdi") t => _,
+                    inout("rsi") n => _,
+                    in("r14") scratch.as_mut_ptr(),
+                    inout("r15") chunks => _,
+                    out("rax") _,
+                    out("rcx") _,
+                    out("rdx") _,
+                    out("r8") _,
+                    out("r9") _,
+                    out("r10") _,
+                    out("r11") _,
+                    out("r12") _,
+                    out("r13") _,
+                );
+            }
+        }
+    };
 }
+
+eight_row_block!(
+    /// Eight REDC rows: the corner makes `q_k` from `n0` (scratch) and the window.
+    redc8_block,
+    corner_row
+);
+
+eight_row_block!(
+    /// Eight rows of a squaring's triangle: the multipliers are `n[0..8]` themselves
+    /// (in scratch), and the corner adds only the products above the diagonal.
+    triangle8_block,
+    triangle8_row
+);
 
 /// REDC as [`crate::mpn::redc`] (same contract: `out = t R^-1` up to one `n`, `top`
 /// returned), eight rows per pass, for `n.len()` a multiple of 8; `None` (nothing
@@ -301,6 +383,52 @@ pub(super) fn redc8(rows: Mulx, t: &mut [u64], n: &[u64], n0: u64, out: &mut [u6
     let top = scratch[11];
     debug_assert!(top <= 1, "REDC's top word is a bit");
     Some(top)
+}
+
+/// The off-diagonal triangle of a square as [`crate::mpn::AddMul::sqr_triangle`] (same
+/// contract: `r[1 .. 2s-1] = sum_{i<j} a_i a_j 2^(64(i+j))`, `r[0] = r[2s-1] = 0`),
+/// eight rows per pass, for `a.len()` a multiple of 8; `false` (nothing touched) for
+/// other lengths.
+///
+/// Block `b` is rows `8b .. 8b+8`: the multipliers `a[8b .. 8b+8]`, the products with
+/// `a[8b ..]` (the corner keeps those above the diagonal) at `r[16b ..]`. Its carry out,
+/// at column `8b + s + 8`, goes into that word of `r`, which no earlier block reached
+/// and the next block's end adds; after the last block it is 0 (the triangle is below
+/// `2^(128 s)`).
+///
+/// Constant-time: yes.
+#[inline(always)]
+pub(super) fn sqr_triangle8(rows: Mulx, r: &mut [u64], a: &[u64]) -> bool {
+    let _ = rows;
+    let s = a.len();
+    if s == 0 || !s.is_multiple_of(8) {
+        return false;
+    }
+    assert_eq!(r.len(), 2 * s, "triangle of the wrong length");
+    r.fill(0);
+    let mut scratch = [0u64; 12];
+    for block in 0..s / 8 {
+        scratch[..8].copy_from_slice(&a[8 * block..8 * block + 8]);
+        scratch[11] = 0;
+        let chunks = (s - 8 * block) / 8;
+        // SAFETY: BMI2 and ADX are present (the `Mulx` token); the block reads
+        // a[8 block .. s] (8 chunks words) and reads and writes r[16 block .. 8 block +
+        // s + 8] (8 chunks + 8 words), inside r's 2s words since 8 block + 8 <= s.
+        unsafe {
+            triangle8_block(
+                r.as_mut_ptr().add(16 * block),
+                a.as_ptr().add(8 * block),
+                chunks,
+                &mut scratch,
+            )
+        };
+        let carry = scratch[11];
+        match r.get_mut(8 * block + s + 8) {
+            Some(word) => *word = carry,
+            None => debug_assert_eq!(carry, 0, "the triangle fits in 2s words"),
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -365,6 +493,55 @@ mod tests {
         }
     }
 
+    /// The eight-row triangle against the product of num-bigint: the triangle doubled
+    /// plus the diagonal is the square.
+    fn check_triangle(a: &[u64]) {
+        let rows = Mulx::new(Adx::new().expect("checked by the caller"));
+        let s = a.len();
+        let mut r = vec![7u64; 2 * s];
+        assert!(sqr_triangle8(rows, &mut r, a));
+        assert_eq!((r[0], r[2 * s - 1]), (0, 0), "s = {s}");
+        let value = |w: &[u64]| {
+            num_bigint::BigUint::from_slice(
+                &w.iter()
+                    .flat_map(|&x| [x as u32, (x >> 32) as u32])
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let diagonal: num_bigint::BigUint = a
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| num_bigint::BigUint::from(x as u128 * x as u128) << (128 * i))
+            .sum();
+        let x = value(a);
+        assert_eq!((value(&r) << 1u32) + diagonal, &x * &x, "s = {s}");
+    }
+
+    #[test]
+    fn triangle_equals_the_oracle_at_every_size_and_extreme() {
+        if Adx::new().is_none() {
+            eprintln!("SKIPPED: the eight-row triangle needs BMI2 and ADX");
+            return;
+        }
+        for s in [8, 16, 24, 32, 40, 48, 64, 128, 256] {
+            for seed in 0..4u64 {
+                let (_, t) = case(
+                    s,
+                    seed,
+                    u64::MAX,
+                    [None, Some(u64::MAX), Some(0), None][seed as usize],
+                );
+                check_triangle(&t[..s]);
+            }
+            // One word set among all ones and among zeros.
+            for fill in [0, u64::MAX] {
+                let mut a = vec![fill; s];
+                a[s / 2] = fill ^ (1 << 63);
+                check_triangle(&a);
+            }
+        }
+    }
+
     #[test]
     fn other_lengths_are_left_to_the_rows() {
         let Some(adx) = Adx::new() else {
@@ -379,6 +556,9 @@ mod tests {
             None
         );
         assert_eq!(t, before);
+        let mut r = vec![1u64; 24];
+        assert!(!sqr_triangle8(Mulx::new(adx), &mut r, &n));
+        assert_eq!(r, vec![1u64; 24]);
     }
 
     proptest! {
@@ -388,6 +568,7 @@ mod tests {
                 let fill = [None, Some(u64::MAX), Some(0)][words as usize];
                 let (n, t) = case(8 * s8, seed, top, fill);
                 check(&t, &n, neg_inv(n[0]));
+                check_triangle(&t[..8 * s8]);
             }
         }
     }
