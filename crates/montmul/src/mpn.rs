@@ -325,6 +325,18 @@ pub fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [u64]) -> R) -> R {
     }
 }
 
+/// The value of little-endian 64-bit words as a num-bigint integer: the oracle's view
+/// of a result, for the tests of every 64-bit pass.
+#[cfg(test)]
+pub(crate) fn oracle_value(words: &[u64]) -> num_bigint::BigUint {
+    num_bigint::BigUint::from_slice(
+        &words
+            .iter()
+            .flat_map(|&x| [x as u32, (x >> 32) as u32])
+            .collect::<Vec<_>>(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,13 +394,7 @@ mod tests {
     #[test]
     fn reduce_once_equals_the_oracle() {
         use num_bigint::BigUint;
-        let value = |w: &[u64]| {
-            BigUint::from_slice(
-                &w.iter()
-                    .flat_map(|&x| [x as u32, (x >> 32) as u32])
-                    .collect::<Vec<_>>(),
-            )
-        };
+        let value = oracle_value;
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let mut word = |pattern: u32| {
             x ^= x << 13;

@@ -501,13 +501,7 @@ mod tests {
         let mut r = vec![7u64; 2 * s];
         assert!(sqr_triangle8(rows, &mut r, a));
         assert_eq!((r[0], r[2 * s - 1]), (0, 0), "s = {s}");
-        let value = |w: &[u64]| {
-            num_bigint::BigUint::from_slice(
-                &w.iter()
-                    .flat_map(|&x| [x as u32, (x >> 32) as u32])
-                    .collect::<Vec<_>>(),
-            )
-        };
+        let value = crate::mpn::oracle_value;
         let diagonal: num_bigint::BigUint = a
             .iter()
             .enumerate()
