@@ -71,17 +71,33 @@ pub fn vartime_window(bits: usize) -> u32 {
 /// The position is public; only the value read may be secret.
 #[inline]
 fn exp_bit(exp_be: &[u8], i: usize) -> usize {
-    match exp_be.len().checked_sub(1 + i / 8) {
-        Some(byte) => ((exp_be[byte] >> (i % 8)) & 1) as usize,
+    (exp_byte(exp_be, i / 8) >> (i % 8)) as usize & 1
+}
+
+/// Byte `i` (0 = least significant) of a big-endian byte string; 0 past its end. The
+/// position is public (the branch tests it alone); only the value read may be secret.
+#[inline]
+fn exp_byte(exp_be: &[u8], i: usize) -> u64 {
+    match exp_be.len().checked_sub(1 + i) {
+        Some(at) => exp_be[at] as u64,
         None => 0,
     }
 }
 
-/// The `w`-bit digit of the exponent starting at bit `lo`, gathered bit by bit: no
-/// branch and no address depends on the bits read (the position `lo` is public).
+/// The `w`-bit digit of the exponent starting at bit `lo`: the bytes that hold it read
+/// whole, shifted and masked. No branch and no address depends on the bits read (the
+/// position `lo` and the width `w` are public).
+///
+/// # Panics
+/// When `w` is above 56 (the digit and its offset in its first byte fill a `u64`).
 #[inline]
 pub fn digit(exp_be: &[u8], lo: usize, w: u32) -> usize {
-    (0..w as usize).fold(0, |d, k| d | exp_bit(exp_be, lo + k) << k)
+    assert!(w <= 56, "exp::digit: a window of {w} bits");
+    let bytes = lo / 8..(lo + w as usize).div_ceil(8);
+    let word = bytes
+        .rev()
+        .fold(0u64, |acc, i| acc << 8 | exp_byte(exp_be, i));
+    ((word >> (lo % 8)) & ((1u64 << w) - 1)) as usize
 }
 
 /// The number of table entries the ladders need for exponents of up to `len` bytes:
@@ -100,7 +116,7 @@ pub fn table_entries(len: usize) -> usize {
 /// ([`DomainLadder`]); both give the ladder the same steps, so the same [`Trace`] sees
 /// them. Nothing here allocates.
 pub trait Ladder {
-    /// The word of a value (the table reads go through its [`PerWord::masked_or`](crate::kernel::PerWord::masked_or)).
+    /// The word of a value (the table reads go through its [`PerWord::select`](crate::kernel::PerWord::select)).
     type Word: Limb;
     /// `out` = the domain's 1 (Montgomery form).
     fn one(&self, out: &mut [Self::Word]);
@@ -142,9 +158,9 @@ pub fn entry_mask(j: usize, index: usize) -> u64 {
     core::hint::black_box(entry_mask_plain(j, index))
 }
 
-/// [`entry_mask`] without the [`core::hint::black_box`], for [`masked_read`] and the
-/// pair's read (`arch/x86_64/avx512ifma/x2.rs`), which hide all their masks from the
-/// optimiser at once.
+/// [`entry_mask`] without the [`core::hint::black_box`], for the portable table read
+/// (`arch::generic::select`) and the pair's read (`arch/x86_64/avx512ifma/x2.rs`),
+/// which hide all their masks from the optimiser at once.
 #[inline]
 pub(crate) fn entry_mask_plain(j: usize, index: usize) -> u64 {
     // (j ^ index) - 1 has its top bit set exactly when j == index.
@@ -153,21 +169,14 @@ pub(crate) fn entry_mask_plain(j: usize, index: usize) -> u64 {
 }
 
 /// `out = table[index]` for [`fixed_window`]: every entry read in full, in order, and
-/// gathered with its mask by one pass that keeps `out` in registers
-/// ([`crate::kernel::PerWord::masked_or`]; AVX2 where the CPU has it). The
-/// masks are made first and hidden from the optimiser all at once (one
-/// [`core::hint::black_box`] on the slice, not one per entry as [`entry_mask`]): it must
-/// assume the words behind the reference changed, so it cannot see they are 0 or all
-/// ones. `trace` is told of every entry read.
+/// the wanted one kept with masks, in one pass that keeps `out` in registers
+/// ([`crate::kernel::PerWord::select`]: AVX2 where the CPU has it, the masks made by
+/// vector compares). `trace` is told of every entry read.
 fn masked_read<L: Limb, T: Trace>(table: &[Vec<L>], index: usize, out: &mut [L], trace: &mut T) {
-    let mut masks = [0u64; 1 << MAX_WINDOW];
-    assert!(table.len() <= masks.len());
-    for (j, mask) in masks.iter_mut().enumerate().take(table.len()) {
+    for j in 0..table.len() {
         trace.step(Step::Read(j));
-        *mask = entry_mask_plain(j, index);
     }
-    let masks = core::hint::black_box(&masks[..table.len()]);
-    L::masked_or(table, masks, out);
+    L::select(table, index, out);
 }
 
 /// `out = table[index]`, read as [`fixed_window`] reads its table (every entry in full,
@@ -322,12 +331,14 @@ pub fn fixed_window<A: Ladder, T: Trace>(
             ladder.read(table, d, acc, trace);
             continue;
         }
+        // The read first: it does not depend on the squarings, so the processor runs
+        // it beside the first of them, whose chain of products leaves units idle.
+        ladder.read(table, d, entry, trace);
         for _ in 0..w {
             ladder.sqr(acc, tmp);
             trace.step(Step::Sqr);
             core::mem::swap(acc, tmp);
         }
-        ladder.read(table, d, entry, trace);
         ladder.mul(acc, entry, tmp);
         trace.step(Step::Mul);
         core::mem::swap(acc, tmp);

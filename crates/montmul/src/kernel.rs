@@ -53,10 +53,6 @@ macro_rules! portable_words {
             fn auto(_: usize, _: Reduction) -> &'static dyn Kernel<Self> {
                 &algo::cios::Cios
             }
-
-            fn masked_or(table: &[Vec<Self>], masks: &[u64], out: &mut [Self]) {
-                arch::generic::masked_or(table, masks, out);
-            }
         }
     )*};
 }
@@ -79,10 +75,6 @@ impl PerWord for u16 {
     fn auto(_: usize, _: Reduction) -> &'static dyn Kernel<u16> {
         &algo::cios::Cios
     }
-
-    fn masked_or(table: &[Vec<u16>], masks: &[u64], out: &mut [u16]) {
-        arch::generic::masked_or(table, masks, out);
-    }
 }
 
 impl PerWord for u32 {
@@ -97,10 +89,6 @@ impl PerWord for u32 {
 
     fn auto(_: usize, _: Reduction) -> &'static dyn Kernel<u32> {
         &algo::cios::Cios
-    }
-
-    fn masked_or(table: &[Vec<u32>], masks: &[u64], out: &mut [u32]) {
-        arch::generic::masked_or(table, masks, out);
     }
 }
 
@@ -123,8 +111,8 @@ impl PerWord for u64 {
         dispatch::pick(&crate::thresholds::TUNED, limbs, reduction)
     }
 
-    fn masked_or(table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
-        arch::masked_or(Avx2::new(), table, masks, out);
+    fn select(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
+        arch::select(Avx2::new(), table, index, out);
     }
 
     #[cfg(target_arch = "x86_64")]

@@ -114,6 +114,29 @@ proptest! {
     }
 }
 
+/// `exp::digit` against the exponent's bits read one by one from num-bigint: every
+/// width up to 56 at every position of exponents of 0 to 10 bytes, and past their end.
+#[test]
+fn digits_equal_the_exponent_bits() {
+    let mut rng = TestRng::new(0xd161);
+    for len in 0..=10 {
+        for e in [
+            vec![0xff; len],
+            vec![0; len],
+            random_bytes(&mut rng, len.max(1)),
+        ] {
+            let x = BigUint::from_bytes_be(&e);
+            for w in 1..=56u32 {
+                for lo in 0..8 * e.len() + 70 {
+                    let want =
+                        (0..w as u64).fold(0usize, |d, k| d | (x.bit(lo as u64 + k) as usize) << k);
+                    assert_eq!(exp::digit(&e, lo, w), want, "{e:02x?}, lo {lo}, w {w}");
+                }
+            }
+        }
+    }
+}
+
 /// The steps of `pow` for an exponent, with `auto` under `reduction`.
 fn trace(m: &Modulus<u64>, base: &[u64], e: &[u8], vartime: bool) -> Vec<Step> {
     let mut t = Vec::new();

@@ -65,9 +65,15 @@ pub fn pow<L: Limb>(m: &Modulus<L>, base: &[L], e: &[u8]) -> Vec<L> {
     exp::pow(m, base, e, &mut ())
 }
 
-/// The table read of the exponentiations on 64-bit words (AVX2 where there).
-pub fn masked_or(table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
-    arch::masked_or(Avx2::new(), table, masks, out);
+/// The table read of the exponentiations on 64-bit words (AVX2 where there: the
+/// masks made by vector compares from the index).
+pub fn select(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
+    arch::select(Avx2::new(), table, index, out);
+}
+
+/// The table read on limbs of any width without vector intrinsics.
+pub fn select_limbs<L: Limb>(table: &[Vec<L>], index: usize, out: &mut [L]) {
+    arch::generic::select(table, index, out);
 }
 
 /// The table read on limbs of any width.

@@ -20,8 +20,8 @@
 //!   then with ADX assumed (`montmul::testing::assume_adx`), which is checked to make
 //!   `auto` pick the `mulx` kernels: products and squares of secret operands;
 //! - `exp::pow` with a secret base and a secret exponent (windows of 1, 3, 4 and 5 bits);
-//! - the table reads on their own (`arch::masked_or`, `exp::entry_mask`) with secret masks
-//!   and index;
+//! - the table reads on their own (`arch::select`, `arch::generic::select`, and
+//!   `arch::generic::masked_or` with masks from `exp::entry_mask`) with a secret index;
 //! - the construction of a `Modulus` from a secret modulus (RSA's p and q), whose
 //!   modular doublings build R mod n and R^2 mod n; its bit length and oddness are
 //!   public and stay defined;

@@ -7,9 +7,11 @@ use crate::run::Run;
 use montmul::Limb;
 use montmul_testkit::{random_below_pow2, to_limbs};
 
-/// The table reads alone: a secret index turned into masks ([`api::entry_mask`]) and
-/// a table of secret entries read through them, on 64-bit words (AVX2 where valgrind
-/// offers it) and on narrower limbs (portable).
+/// The table reads alone: a table of secret entries read at a secret index, on 64-bit
+/// words (AVX2 where valgrind offers it, the masks made from the index by vector
+/// compares) and on limbs of every width without vector intrinsics (the index turned
+/// into masks, [`api::entry_mask`]); and the masks' own read path
+/// ([`api::masked_or_limbs`]) from masks made one by one.
 pub fn table_reads(run: &mut Run) {
     fn read<L: Limb>(run: &mut Run, entries: usize, len: usize) -> String {
         let table: Vec<Vec<L>> = (0..entries)
@@ -27,17 +29,21 @@ pub fn table_reads(run: &mut Run) {
                 .collect();
             let mut out = vec![L::ZERO; len];
             api::masked_or_limbs(&table, &masks, &mut out);
+            let mut portable = vec![L::ZERO; len];
+            api::select_limbs(&table, index_secret, &mut portable);
             public(&out);
+            public(&portable);
             let want = &table[index];
             public(want);
             assert_eq!(&out, want, "masked read of entry {index}");
+            assert_eq!(&portable, want, "portable read of entry {index}");
             if L::BITS == 64 {
                 let t64: Vec<Vec<u64>> = table
                     .iter()
                     .map(|e| e.iter().map(|x| x.to_u64()).collect())
                     .collect();
                 let mut out64 = vec![0u64; len];
-                api::masked_or(&t64, &masks, &mut out64);
+                api::select(&t64, index_secret, &mut out64);
                 public(&out64);
                 assert_eq!(out64, want.iter().map(|x| x.to_u64()).collect::<Vec<_>>());
             }

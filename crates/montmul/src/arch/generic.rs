@@ -1,10 +1,30 @@
 //! Portable fallbacks of the architecture-specific code: what runs where a CPU feature
 //! is missing, and on every limb type the vector code is not written for.
 
+use crate::exp::{entry_mask_plain, MAX_WINDOW};
 use crate::Limb;
 
+/// `out = table[index]` for the exponentiations, without vector intrinsics
+/// ([`crate::arch::select`]): a mask per entry ([`crate::exp::entry_mask`]), then
+/// [`masked_or`]. The masks are made first and hidden from the optimiser all at once
+/// (one [`core::hint::black_box`] on the slice): it must assume the words behind the
+/// reference changed, so it cannot see they are 0 or all ones and turn their use into
+/// a branch. Constant-time in `index`.
+///
+/// # Panics
+/// If an entry is shorter than `out` or the table has more than 2^[`MAX_WINDOW`]
+/// entries.
+pub fn select<L: Limb>(table: &[Vec<L>], index: usize, out: &mut [L]) {
+    let mut masks = [0u64; 1 << MAX_WINDOW];
+    assert!(table.len() <= masks.len());
+    for (j, mask) in masks.iter_mut().enumerate().take(table.len()) {
+        *mask = entry_mask_plain(j, index);
+    }
+    masked_or(table, core::hint::black_box(&masks[..table.len()]), out);
+}
+
 /// The exponentiations' constant-time table read without vector intrinsics
-/// ([`crate::arch::masked_or`]): `out` = the OR over j of `table[j] & masks[j]`
+/// ([`select`]): `out` = the OR over j of `table[j] & masks[j]`
 /// (each mask 0 or all ones, truncated to the limb), 8 limbs at a time in scalar
 /// registers, which the compiler may vectorise with the CPU's baseline instructions.
 /// Every entry is read in full, in order; nothing branches on the masks.

@@ -47,25 +47,24 @@ impl crate::mpn::AddMul for Mulx {
     }
 }
 
-/// The exponentiations' constant-time table read on 64-bit words: `out` = the OR over
-/// j of `table[j] & masks[j]` on the first `out.len()` words of every entry, where
-/// exactly one mask is all ones and the others are 0: the one entry whose mask is set.
-/// Every entry is read in full, in order, whatever the masks; nothing branches on them
-/// and no address depends on them (the masks carry the secret). The accumulators stay
-/// in registers and `out` is written once. With the [`Avx2`] token: 4 words per vector;
-/// otherwise [`generic::masked_or`].
+/// The exponentiations' constant-time table read on 64-bit words: `out = table[index]`
+/// on the first `out.len()` words. Every entry is read in full, in order, whatever
+/// the index; nothing branches on it and no address depends on it (the index carries
+/// the secret). The accumulators stay in registers and `out` is written once. With the
+/// [`Avx2`] token: 4 words per vector, the masks made by vector compares; otherwise
+/// [`generic::select`].
 ///
 /// # Panics
-/// If an entry is shorter than `out` or there are fewer masks than entries.
+/// If an entry is shorter than `out`, or (without AVX2) the table has more than
+/// 2^[`crate::exp::MAX_WINDOW`] entries.
 #[inline]
-pub fn masked_or(avx2: Option<Avx2>, table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
+pub fn select(avx2: Option<Avx2>, table: &[Vec<u64>], index: usize, out: &mut [u64]) {
     #[cfg(target_arch = "x86_64")]
     if let Some(avx2) = avx2 {
-        return x86_64::avx2::masked_or(avx2, table, masks, out);
+        return x86_64::avx2::select(avx2, table, index, out);
     }
     let _ = avx2;
-    assert!(table.iter().all(|entry| entry.len() >= out.len()));
-    generic::masked_or(table, masks, out);
+    generic::select(table, index, out);
 }
 
 /// The limb counts the unrolled `mulx-cios` code exists for (none off x86-64).
@@ -121,7 +120,7 @@ mod tests {
     /// Every entry, every length from 1 to 40 words, against a plain copy; the
     /// portable path too.
     #[test]
-    fn reads_the_one_entry_whose_mask_is_set() {
+    fn reads_the_entry_at_the_index() {
         for s in 1..=40usize {
             let table: Vec<Vec<u64>> = (0..32u64)
                 .map(|j| {
@@ -131,23 +130,24 @@ mod tests {
                 })
                 .collect();
             for index in [0, 1, 17, 31] {
-                let masks: Vec<u64> = (0..32)
-                    .map(|j| if j == index { u64::MAX } else { 0 })
-                    .collect();
                 let mut out = vec![0xdead; s];
-                masked_or(Avx2::new(), &table, &masks, &mut out);
+                select(Avx2::new(), &table, index, &mut out);
                 assert_eq!(out, table[index], "s = {s}, index = {index}");
                 let mut out = vec![0xdead; s];
-                generic::masked_or(&table, &masks, &mut out);
+                generic::select(&table, index, &mut out);
                 assert_eq!(out, table[index], "portable, s = {s}, index = {index}");
                 let t32: Vec<Vec<u32>> = table
                     .iter()
                     .map(|e| e.iter().map(|&x| x as u32).collect())
                     .collect();
                 let mut out = vec![7u32; s];
-                generic::masked_or(&t32, &masks, &mut out);
+                generic::select(&t32, index, &mut out);
                 assert_eq!(out, t32[index], "u32 limbs, s = {s}, index = {index}");
             }
+            // An index past the table keeps no entry: all zeros, as the masks say.
+            let mut out = vec![0xdead; s];
+            select(Avx2::new(), &table[..8], 8, &mut out);
+            assert_eq!(out, vec![0; s], "s = {s}, index past the table");
         }
     }
 }

@@ -163,11 +163,19 @@ pub trait PerWord: Sized + 'static {
     where
         Self: Limb;
 
-    /// The constant-time table read ([`crate::arch::masked_or`]): `out` = the OR over j
-    /// of `table[j] & masks[j]` (masks 0 or all ones).
-    fn masked_or(table: &[Vec<Self>], masks: &[u64], out: &mut [Self])
+    /// The exponentiations' constant-time table read: `out = table[index]`, every
+    /// entry read in full whatever the index. Portable by default
+    /// ([`crate::arch::generic::select`]); `u64` has AVX2 ([`crate::arch::select`]).
+    ///
+    /// # Panics
+    /// If an entry is shorter than `out` or the table has more than
+    /// 2^[`crate::exp::MAX_WINDOW`] entries.
+    fn select(table: &[Vec<Self>], index: usize, out: &mut [Self])
     where
-        Self: Limb;
+        Self: Limb,
+    {
+        crate::arch::generic::select(table, index, out);
+    }
 
     /// Whether [`crate::lanes`] runs `a` and `b` in lockstep (public: the moduli's
     /// sizes, engines and the CPU): where [`PerWord::pow_pair`] runs them and lockstep

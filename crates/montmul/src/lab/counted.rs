@@ -40,7 +40,7 @@ use core::cmp::Ordering;
 use core::fmt;
 
 use crate::kernel::traits::{Kernel, PerWord};
-use crate::{algo, arch, Error, Limb, Modulus, Reduction};
+use crate::{algo, Error, Limb, Modulus, Reduction};
 
 /// Operation counts, in seed 001's categories (see the module documentation for which
 /// [`Limb`] operation lands in which).
@@ -250,10 +250,6 @@ macro_rules! counted_words {
 
             fn auto(_: usize, _: Reduction) -> &'static dyn Kernel<Self> {
                 &algo::cios::Cios
-            }
-
-            fn masked_or(table: &[Vec<Self>], masks: &[u64], out: &mut [Self]) {
-                arch::generic::masked_or(table, masks, out);
             }
         }
     )*};

@@ -1,7 +1,14 @@
-//! The exponentiations' constant-time table read on AVX2 ([`crate::arch::masked_or`]):
+//! The exponentiations' constant-time table read on AVX2 ([`crate::arch::select`]):
 //! 4 words per vector, up to 4 vectors gathered per pass over the table, an AND and an
 //! OR per vector and entry, the last vector of a length that is not a multiple of 4
 //! loaded and stored masked.
+//!
+//! The masks are made in vector registers, as OpenSSL's `bn_gather5` makes them: a
+//! counter vector holds the entry number j, and `vpcmpeqq` against the wanted index,
+//! broadcast, gives all ones for the entry to keep and 0 for the others. The index
+//! vector passes through [`core::hint::black_box`], so the optimiser cannot see that
+//! its lanes are equal and turn the compare into one scalar condition (which it could
+//! then branch on). A compare, an AND and an OR are data-independent in time.
 
 use core::arch::x86_64::*;
 
@@ -10,49 +17,52 @@ use crate::arch::cpu::Avx2;
 /// Vectors (4 words each) gathered per pass over the table.
 const PASS: usize = 4;
 
-/// `out` = the OR over j of `table[j] & masks[j]` ([`crate::arch::masked_or`]), on
-/// AVX2: the token proves the CPU has it.
+/// `out = table[index]` ([`crate::arch::select`]) on AVX2, every entry read in full:
+/// the token proves the CPU has it. Constant-time in `index`.
 ///
 /// # Panics
-/// If an entry is shorter than `out` or there are fewer masks than entries.
-pub(crate) fn masked_or(_: Avx2, table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
-    assert!(masks.len() >= table.len());
-    assert!(table.iter().all(|entry| entry.len() >= out.len()));
-    // SAFETY: the token proves AVX2; every entry holds at least out.len() words and
-    // there are enough masks (checked above).
-    unsafe { masked_or_avx2(table, masks, out) }
+/// If an entry is shorter than `out`.
+pub(crate) fn select(_: Avx2, table: &[Vec<u64>], index: usize, out: &mut [u64]) {
+    // SAFETY: the token proves AVX2. Each pass checks the entries' lengths as it reads
+    // them (one compare per entry in the loop that loads it, cheaper than a loop of
+    // its own over the table).
+    unsafe { select_avx2(table, index, out) }
 }
 
-/// [`masked_or`] on AVX2: passes of [`PASS`] whole vectors, then one pass
-/// over the words left (public lengths), its last vector loaded and stored masked.
-/// The counts of each pass are constants, so the accumulators stay in registers.
+/// [`select`] on AVX2: passes of [`PASS`] whole vectors, then one pass over the words
+/// left (public lengths), its last vector loaded and stored masked. The counts of each
+/// pass are constants, so the accumulators stay in registers.
 ///
 /// # Safety
-/// The CPU has AVX2; every entry holds at least `out.len()` words and there are at
-/// least as many masks as entries.
+/// The CPU has AVX2.
+///
+/// # Panics
+/// If an entry is shorter than `out`.
 #[target_feature(enable = "avx2")]
-unsafe fn masked_or_avx2(table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
+unsafe fn select_avx2(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
+    // Lanes the optimiser cannot see are equal (module doc).
+    let index = core::hint::black_box(_mm256_set1_epi64x(index as i64));
     let s = out.len();
     let mut at = 0;
     while s - at >= 4 * PASS {
-        // SAFETY: words at .. at + 4 PASS <= s, as the caller's contract needs.
-        unsafe { pass::<PASS, false>(table, masks, out, at, 4) };
+        // SAFETY: AVX2 (our contract); words at .. at + 4 PASS <= s lie within out.
+        unsafe { pass::<PASS, false>(table, index, out, at, 4) };
         at += 4 * PASS;
     }
     let left = s - at;
     let last = left % 4;
-    // SAFETY: words at .. at + left = s, as the caller's contract needs.
+    // SAFETY: AVX2 (our contract); words at .. at + left = s lie within out.
     unsafe {
         match (left.div_ceil(4), last == 0) {
             (0, _) => {}
-            (1, true) => pass::<1, false>(table, masks, out, at, 4),
-            (2, true) => pass::<2, false>(table, masks, out, at, 4),
-            (3, true) => pass::<3, false>(table, masks, out, at, 4),
-            (1, false) => pass::<1, true>(table, masks, out, at, last),
-            (2, false) => pass::<2, true>(table, masks, out, at, last),
-            (3, false) => pass::<3, true>(table, masks, out, at, last),
+            (1, true) => pass::<1, false>(table, index, out, at, 4),
+            (2, true) => pass::<2, false>(table, index, out, at, 4),
+            (3, true) => pass::<3, false>(table, index, out, at, 4),
+            (1, false) => pass::<1, true>(table, index, out, at, last),
+            (2, false) => pass::<2, true>(table, index, out, at, last),
+            (3, false) => pass::<3, true>(table, index, out, at, last),
             // 13 to 15 words: 16 would have made a whole pass above.
-            (_, _) => pass::<4, true>(table, masks, out, at, last),
+            (_, _) => pass::<4, true>(table, index, out, at, last),
         }
     }
 }
@@ -62,13 +72,15 @@ unsafe fn masked_or_avx2(table: &[Vec<u64>], masks: &[u64], out: &mut [u64]) {
 /// loads cost more than plain ones, so whole vectors use plain ones).
 ///
 /// # Safety
-/// The CPU has AVX2; words `at .. at + 4 (K - 1) + last` lie within `out` and
-/// within every entry, and there are at least as many masks as entries.
+/// The CPU has AVX2; words `at .. at + 4 (K - 1) + last` lie within `out`.
+///
+/// # Panics
+/// If an entry ends before word `at + 4 (K - 1) + last`.
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn pass<const K: usize, const TAIL: bool>(
     table: &[Vec<u64>],
-    masks: &[u64],
+    index: __m256i,
     out: &mut [u64],
     at: usize,
     last: usize,
@@ -80,14 +92,19 @@ unsafe fn pass<const K: usize, const TAIL: bool>(
         _mm256_set_epi64x(3, 2, 1, 0),
     );
     let mut acc = [_mm256_setzero_si256(); K];
-    for (entry, &mask) in table.iter().zip(masks) {
-        let m = _mm256_set1_epi64x(mask as i64);
+    // j in every lane: all ones in `m` exactly for the entry `index`.
+    let mut j = _mm256_setzero_si256();
+    for entry in table {
+        // The words this pass reads, checked (a public length).
+        let entry = &entry[at..at + 4 * (K - 1) + last];
+        let m = _mm256_cmpeq_epi64(j, index);
+        j = _mm256_add_epi64(j, _mm256_set1_epi64x(1));
         for (v, acc) in acc.iter_mut().enumerate() {
-            // SAFETY: word at + 4 v lies within the entry (the caller's contract).
-            let p = unsafe { entry.as_ptr().add(at + 4 * v) }.cast::<i64>();
+            // SAFETY: word 4 v lies within `entry` (v < K, checked above).
+            let p = unsafe { entry.as_ptr().add(4 * v) }.cast::<i64>();
             let x = if !TAIL || v + 1 < K {
-                // SAFETY: words at + 4 v .. at + 4 v + 4 lie within the entry (the
-                // caller's contract).
+                // SAFETY: words 4 v .. 4 v + 4 lie within `entry` (v + 1 < K, or no
+                // tail and `last` = 4: checked above).
                 unsafe { _mm256_loadu_si256(p.cast()) }
             } else {
                 // SAFETY: lanes below `last` lie within the entry; masked-off
