@@ -66,13 +66,20 @@ pub struct Args {
     /// `benches/openssl4.py` (needs python3 and the cryptography package).
     #[arg(long, requires = "pk")]
     openssl4: bool,
-    /// Interleaved rounds per measurement, 1..=10000; the median is reported.
+    /// Interleaved rounds per measurement, 1..=10000; the median (or, with --stat min,
+    /// the fastest) is reported.
     #[arg(long, default_value_t = 7,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_ROUNDS))]
     pub(crate) rounds: usize,
     /// Target duration of one timed batch, in milliseconds, 0..=10000 (0 means 1).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=MAX_BATCH_MS))]
     pub(crate) batch_ms: u64,
+    /// How each row's rounds are summarised: `median`, or `min`, the fastest round,
+    /// which moves less where other work shares the machine. The peers measured in
+    /// another process (GMP 6.3, OpenSSL 4.0) report medians only: with `min` GMP 6.3
+    /// is left out (a note says so) and `--openssl4` is refused.
+    #[arg(long, value_enum, default_value_t = Stat::Median)]
+    pub(crate) stat: Stat,
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 1)]
     pub(crate) seed: u64,
@@ -92,7 +99,35 @@ pub struct Args {
     pub(crate) lanes: Option<usize>,
 }
 
-/// One measured median.
+/// How the rounds of one measurement are summarised (`--stat`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stat {
+    /// The median round.
+    Median,
+    /// The fastest round.
+    Min,
+}
+
+impl Stat {
+    /// The round's time this statistic picks from `samples` (nanoseconds per
+    /// iteration, one per round; at least one).
+    pub(crate) fn of(self, samples: Vec<f64>) -> f64 {
+        match self {
+            Stat::Median => median(samples),
+            Stat::Min => samples.into_iter().fold(f64::INFINITY, f64::min),
+        }
+    }
+
+    /// The word the tables print beside the times.
+    fn name(self) -> &'static str {
+        match self {
+            Stat::Median => "median",
+            Stat::Min => "min",
+        }
+    }
+}
+
+/// One measured time (the median round, or the fastest with `--stat min`).
 #[derive(Serialize, Clone)]
 pub struct Row {
     pub(crate) op: &'static str,
@@ -202,13 +237,14 @@ fn calibrate(f: &mut dyn FnMut(u64), target: Duration) -> u64 {
     }
 }
 
-/// Median nanoseconds per iteration of each runner: each is calibrated to batches of
-/// about `target`, then the runners take turns, `rounds` times, so that noise on the
-/// machine falls on all of them alike.
+/// Nanoseconds per iteration of each runner, the median round or the fastest
+/// (`stat`): each is calibrated to batches of about `target`, then the runners take
+/// turns, `rounds` times, so that noise on the machine falls on all of them alike.
 pub(crate) fn measure(
     runners: &mut [Box<dyn FnMut(u64) + '_>],
     rounds: usize,
     target: Duration,
+    stat: Stat,
 ) -> Vec<f64> {
     let iters: Vec<u64> = runners
         .iter_mut()
@@ -222,7 +258,7 @@ pub(crate) fn measure(
             samples[i].push(t.elapsed().as_nanos() as f64 / iters[i] as f64);
         }
     }
-    samples.into_iter().map(median).collect()
+    samples.into_iter().map(|s| stat.of(s)).collect()
 }
 
 pub(crate) fn median(mut v: Vec<f64>) -> f64 {
@@ -281,6 +317,11 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
                 "{flag}: at most {MAX_LIST} entries, not {len}"
             )));
         }
+    }
+    if args.stat == Stat::Min && args.openssl4 {
+        return Err(CliError(
+            "--stat min cannot be used with --openssl4: its script reports medians only".into(),
+        ));
     }
     if args.pk {
         return crate::bench_pk::run(&args, args.openssl4);
@@ -361,13 +402,18 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
                     }));
                 }
             }
-            let medians = measure(&mut runners, args.rounds, target);
-            for ((op, name), ns) in timed.into_iter().zip(medians) {
+            let times = measure(&mut runners, args.rounds, target, args.stat);
+            for ((op, name), ns) in timed.into_iter().zip(times) {
                 rows.push(Row { op, bits, name, ns });
             }
             bar.inc(group.len() as u64);
         }
-        if args.peers {
+        if args.peers && args.stat == Stat::Min {
+            if !gmp63_absent_said {
+                bar.suspend(|| eprintln!("note: GMP 6.3 is left out: it reports medians only"));
+                gmp63_absent_said = true;
+            }
+        } else if args.peers {
             bar.set_message(format!("{bits} bits: GMP 6.3 (a subprocess)"));
             match montmul_peers::gmp63::rows(&inputs, &ops, args.rounds, target) {
                 Ok(r) => rows.extend(
@@ -385,15 +431,16 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
         }
     }
     bar.finish_and_clear();
-    print_rows(&rows, args.json)
+    print_rows(&rows, args.json, args.stat)
 }
 
-/// Prints the rows as a table with ratios, or as JSON.
-pub(crate) fn print_rows(rows: &[Row], json: bool) -> Result<(), CliError> {
+/// Prints the rows as a table with ratios (the times' statistic in the header), or as
+/// JSON.
+pub(crate) fn print_rows(rows: &[Row], json: bool, stat: Stat) -> Result<(), CliError> {
     if json {
         outln!("{}", serde_json::to_string_pretty(rows)?)?;
     } else {
-        print_table(rows)?;
+        print_table(rows, stat)?;
     }
     Ok(())
 }
@@ -412,13 +459,13 @@ fn reference<'r>(rows: &'r [Row], op: &str, bits: u32) -> Option<&'r Row> {
         })
 }
 
-fn print_table(rows: &[Row]) -> Result<(), CliError> {
+fn print_table(rows: &[Row], stat: Stat) -> Result<(), CliError> {
     outln!(
         "{:<10} {:>6}  {:<22} {:>14} {:>8}",
         "op",
         "bits",
         "impl",
-        "ns",
+        format!("ns ({})", stat.name()),
         "ratio"
     )?;
     for r in rows {
@@ -435,4 +482,17 @@ fn print_table(rows: &[Row]) -> Result<(), CliError> {
         )?;
     }
     outln!("ratio = this row's time / montmul's (auto, else the first kernel); > 1 means montmul is faster.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_picks_the_median_or_the_fastest_round() {
+        assert_eq!(Stat::Median.of(vec![5.0, 1.0, 9.0]), 5.0);
+        assert_eq!(Stat::Median.of(vec![4.0, 1.0, 9.0, 2.0]), 3.0);
+        assert_eq!(Stat::Min.of(vec![5.0, 1.5, 9.0]), 1.5);
+        assert_eq!(Stat::Min.of(vec![7.0]), 7.0);
+    }
 }

@@ -289,9 +289,9 @@ pub fn run(args: &Args, n: usize) -> Result<(), CliError> {
                     }) as Box<dyn FnMut(u64)>
                 })
                 .collect();
-            let medians = measure(&mut runners, args.rounds, target);
-            let base = medians[0];
-            for ((name, _), ns) in fs.iter().zip(medians) {
+            let times = measure(&mut runners, args.rounds, target, args.stat);
+            let base = times[0];
+            for ((name, _), ns) in fs.iter().zip(times) {
                 rows.push(Row {
                     op,
                     bits,

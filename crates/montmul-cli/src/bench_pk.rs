@@ -27,7 +27,7 @@ use montmul_pk::rsa::{CrtHalves, RsaPrivateKey, RsaPublicKey};
 use rand_core::OsRng;
 use sha2::Sha256;
 
-use crate::bench::{measure, print_rows, Args, Row};
+use crate::bench::{measure, print_rows, Args, Row, Stat};
 use crate::CliError;
 
 /// The message every library signs.
@@ -305,8 +305,9 @@ fn openssl4(name: &str, setup: &Setup, rounds: usize) -> Result<f64, CliError> {
 /// the same fresh key, their results checked against montmul's first
 /// ([`check_agreement`]), then interleaved round by round ([`measure`]).
 pub(crate) struct Timed {
-    /// (library, median ns per operation), montmul first.
-    pub(crate) medians: Vec<(String, f64)>,
+    /// (library, ns per operation: the median round, or the fastest with
+    /// [`Stat::Min`]), montmul first.
+    pub(crate) times: Vec<(String, f64)>,
     /// The peers left out, each with its reason (ring refuses RSA keys below 2048 bits).
     pub(crate) left_out: Vec<String>,
     setup: Setup,
@@ -321,8 +322,9 @@ impl Timed {
     }
 }
 
-/// Times `op` (named `name`, as `--ops` names it) at `bits` bits: the measurement of
-/// `montmul bench --pk`, shared with `montmul report`'s public-key rows. With
+/// Times `op` (named `name`, as `--ops` names it) at `bits` bits, each row's rounds
+/// summarised by `stat`: the measurement of `montmul bench --pk`, shared with `montmul
+/// report`'s public-key rows. With
 /// `two_threads`, RSA signing is also timed with the CRT halves on two cores (the row
 /// `montmul-2threads`).
 pub(crate) fn time_op(
@@ -331,6 +333,7 @@ pub(crate) fn time_op(
     bits: u32,
     rounds: usize,
     target: Duration,
+    stat: Stat,
     two_threads: bool,
 ) -> Result<Timed, CliError> {
     let mut setup = setup(op, bits)?;
@@ -350,10 +353,10 @@ pub(crate) fn time_op(
     for cell in &cells {
         runners.push(Box::new(move |iters| cell.borrow_mut().run(iters)));
     }
-    let medians = measure(&mut runners, rounds, target);
+    let times = measure(&mut runners, rounds, target, stat);
     drop(runners);
     Ok(Timed {
-        medians: names.into_iter().zip(medians).collect(),
+        times: names.into_iter().zip(times).collect(),
         left_out,
         setup,
     })
@@ -414,11 +417,11 @@ pub fn run(args: &Args, openssl4_too: bool) -> Result<(), CliError> {
         };
         for bits in sizes {
             bar.set_message(format!("{name} {bits}: keys, agreement and timing"));
-            let timed = time_op(op, name, bits, args.rounds, target, two_threads)?;
+            let timed = time_op(op, name, bits, args.rounds, target, args.stat, two_threads)?;
             for why in &timed.left_out {
                 bar.suspend(|| eprintln!("note: {name} {bits}: left out {why}"));
             }
-            for (impl_name, ns) in timed.medians.iter().cloned() {
+            for (impl_name, ns) in timed.times.iter().cloned() {
                 rows.push(Row::new(name, bits, impl_name, ns));
             }
             if openssl4_too {
@@ -430,5 +433,5 @@ pub fn run(args: &Args, openssl4_too: bool) -> Result<(), CliError> {
         }
     }
     bar.finish_and_clear();
-    print_rows(&rows, args.json)
+    print_rows(&rows, args.json, args.stat)
 }

@@ -19,7 +19,7 @@ use montmul::{lab, Limb, Modulus, Reduction, Residue};
 use montmul_peers::Inputs;
 use num_bigint::BigUint;
 
-use crate::bench::{measure, Args, Row};
+use crate::bench::{measure, Args, Row, Stat};
 use crate::output::outln;
 use crate::CliError;
 
@@ -52,10 +52,10 @@ fn time_on_pools<R: Send>(
             }) as Box<dyn FnMut(u64)>
         })
         .collect();
-    let medians = measure(&mut runners, args.rounds, target);
+    let times = measure(&mut runners, args.rounds, target, args.stat);
     pools
         .iter()
-        .zip(medians)
+        .zip(times)
         .map(|(pool, ns)| Row {
             op,
             bits,
@@ -67,13 +67,15 @@ fn time_on_pools<R: Send>(
 
 /// Seed 002's method-II: one multiplication at each size of `sizes` split over the
 /// threads of each pool, checked against num-bigint, then timed with the pools' rounds
-/// interleaved. One row per (size, pool), named `method-ii:<threads used>`. Shared by
-/// `montmul bench --threads` and `montmul report`'s seed 002 section.
+/// interleaved, summarised by `stat`. One row per (size, pool), named
+/// `method-ii:<threads used>`. Shared by `montmul bench --threads` and `montmul
+/// report`'s seed 002 section.
 pub(crate) fn method_ii(
     pools: &[rayon::ThreadPool],
     sizes: &[u32],
     rounds: usize,
     target: Duration,
+    stat: Stat,
     seed: u64,
 ) -> Result<Vec<Row>, CliError> {
     let mut rows = Vec::new();
@@ -116,8 +118,8 @@ pub(crate) fn method_ii(
                 }) as Box<dyn FnMut(u64)>
             })
             .collect();
-        let medians = measure(&mut runners, rounds, target);
-        for (pool, ns) in pools.iter().zip(medians) {
+        let times = measure(&mut runners, rounds, target, stat);
+        for (pool, ns) in pools.iter().zip(times) {
             let used = threads_used(s, pool.current_num_threads());
             rows.push(Row {
                 op: "mul-split",
@@ -161,7 +163,14 @@ pub fn run(args: &Args, threads: usize) -> Result<(), CliError> {
         .collect::<Result<Vec<_>, _>>()?;
     let mut rows = Vec::new();
 
-    rows.extend(method_ii(&pools, &sizes, args.rounds, target, args.seed)?);
+    rows.extend(method_ii(
+        &pools,
+        &sizes,
+        args.rounds,
+        target,
+        args.stat,
+        args.seed,
+    )?);
 
     // Batches: 2 * threads exponentiations of 2048-bit residues with 2048-bit exponents.
     let inputs = Inputs::random(2048, args.seed);

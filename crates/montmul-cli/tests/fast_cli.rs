@@ -138,3 +138,36 @@ fn bench_threads_times_split_and_batches_on_each_pool() {
     .map(|(op, name)| (format!("\"{op}\""), format!("\"{name}\"")));
     assert_eq!(seen, want);
 }
+
+#[test]
+fn bench_reports_the_fastest_round_with_stat_min() {
+    let args = [
+        "bench",
+        "--bits",
+        "256",
+        "--ops",
+        "mul,exp",
+        "--algo",
+        "cios",
+        "--rounds",
+        "3",
+        "--batch-ms",
+        "1",
+    ];
+    for (stat, header) in [("min", "ns (min)"), ("median", "ns (median)")] {
+        let mut with = args.to_vec();
+        with.extend(["--stat", stat]);
+        let (code, out, err) = montmul(&with);
+        assert_eq!(code, 0, "{err}");
+        let mut lines = out.lines();
+        assert!(lines.next().is_some_and(|h| h.contains(header)), "{out}");
+        let rows: Vec<&str> = lines.filter(|l| l.contains("montmul:cios")).collect();
+        assert_eq!(rows.len(), 2, "{out}");
+    }
+    // OpenSSL 4.0's script reports medians only: refused, one line, status 2.
+    let (code, out, err) = montmul(&["bench", "--pk", "--openssl4", "--stat", "min"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: --stat min"), "{err}");
+}

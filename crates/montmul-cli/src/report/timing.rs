@@ -15,7 +15,7 @@ use montmul::{Error, Limb, Modulus, Residue};
 use montmul_peers::Inputs;
 use num_bigint::BigUint;
 
-use crate::bench::measure;
+use crate::bench::{measure, Stat};
 use crate::CliError;
 
 /// What is timed: a montmul kernel at one word size, or a peer by its name.
@@ -134,7 +134,12 @@ impl Timings {
             }
         }
         if !runners.is_empty() {
-            let medians = measure(&mut runners, self.budget.rounds, self.budget.batch);
+            let medians = measure(
+                &mut runners,
+                self.budget.rounds,
+                self.budget.batch,
+                Stat::Median,
+            );
             for (l, ns) in labels.into_iter().zip(medians) {
                 self.cache.insert((l.clone(), bits), Some(ns));
                 out.insert(l, Some(ns));

@@ -45,7 +45,7 @@ use montmul_testkit::TestRng;
 use num_bigint::BigUint;
 use sha1::{Digest, Sha1};
 
-use crate::bench::measure;
+use crate::bench::{measure, Stat};
 use crate::report::timing::{kernel_modulus, Budget, DEFAULT};
 use crate::CliError;
 
@@ -272,7 +272,7 @@ pub fn time(
         .into_iter()
         .map(|r| r as Box<dyn FnMut(u64)>)
         .collect();
-    let medians = measure(&mut boxed, budget.rounds, budget.batch);
+    let medians = measure(&mut boxed, budget.rounds, budget.batch, Stat::Median);
     for (k, ns) in keys.into_iter().zip(medians) {
         out.insert(k, Some(ns));
     }
@@ -569,13 +569,21 @@ pub fn libraries(bits: u32, ops: &[(&'static str, PkOp)], budget: Budget) -> Lib
         rows[row].1[i] = Some(ns);
     };
     for (i, &(name, op)) in ops.iter().enumerate() {
-        match crate::bench_pk::time_op(op, name, bits, budget.rounds, budget.batch, false) {
+        match crate::bench_pk::time_op(
+            op,
+            name,
+            bits,
+            budget.rounds,
+            budget.batch,
+            Stat::Median,
+            false,
+        ) {
             Ok(timed) => {
                 refused.extend(timed.left_out.iter().map(|w| {
                     let (who, why) = w.split_once(": ").unwrap_or((w, "refused"));
                     format!("{who} has no {bits}-bit {name} time: it refused the key ({why}).")
                 }));
-                for (who, ns) in &timed.medians {
+                for (who, ns) in &timed.times {
                     put(if who == "montmul" { "montmul-pk" } else { who }, i, *ns);
                 }
                 if openssl4.is_ok() {

@@ -9,6 +9,7 @@ use montmul_sim::check;
 use montmul_sim::multicore::{self, Config, Method};
 
 use super::{Ctx, Mode};
+use crate::bench::Stat;
 use crate::bench_threads;
 use crate::report::model::{Cell, Plot, Section, Series, Style, Table};
 use crate::CliError;
@@ -280,7 +281,8 @@ fn real_threads(
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| CliError(format!("cannot start a thread pool: {e}")))?;
     let budget = ctx.timings.budget();
-    let rows = bench_threads::method_ii(&pools, &sizes, budget.rounds, budget.batch, 1)?;
+    let rows =
+        bench_threads::method_ii(&pools, &sizes, budget.rounds, budget.batch, Stat::Median, 1)?;
     // Per size: (1-thread ns, 2-thread ns, threads used by the second).
     let mut per_size = Vec::new();
     for &bits in &sizes {
