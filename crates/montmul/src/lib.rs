@@ -26,6 +26,7 @@ pub mod lab;
 pub mod lanes;
 mod limb;
 mod modulus;
+mod multi_exp;
 pub mod parallel;
 mod reduce;
 mod residue;

@@ -468,6 +468,28 @@ impl<L: Limb> Residue<L> {
         self.pow_once(exponent_be, true, &mut ())
     }
 
+    /// `self^e1 * other^e2` for public big-endian exponents, with one chain of
+    /// squarings (interleaved sliding windows, HAC 14.88): for exponents of equal
+    /// length about half the squarings of two [`Self::pow_vartime`] and a product. DSA's
+    /// verification is `g^u1 y^u2`. Variable-time in the exponents' bits; for public
+    /// exponents only. `x^0 = 1`. Fails with [`Error::ModulusMismatch`] when `other`
+    /// belongs to another modulus.
+    ///
+    /// ```
+    /// use montmul::{Modulus, Residue};
+    ///
+    /// let m = Modulus::<u64>::from_hex("0xfffffffffffffffffffffffffffffffeffffffffffffffff")?;
+    /// let (g, y) = (Residue::from_hex(&m, "3")?, Residue::from_hex(&m, "1234567")?);
+    /// let v = g.pow2_vartime(&[0x01, 0x00], &y, &[0x77])?;
+    /// assert_eq!(v, &g.pow_vartime(&[0x01, 0x00]) * &y.pow_vartime(&[0x77]));
+    /// # Ok::<(), montmul::Error>(())
+    /// ```
+    pub fn pow2_vartime(&self, e1: &[u8], other: &Self, e2: &[u8]) -> Result<Self, Error> {
+        self.check(other)?;
+        let v = crate::multi_exp::pow2_vartime(&self.m, self.val(), e1, other.val(), e2);
+        Ok(Self::from_value(&self.m, &v))
+    }
+
     /// `self = self^e` in place, the table and every temporary in `scratch`: as
     /// [`Self::pow`] (constant-time in the exponent's value, its work set by
     /// `exponent_be.len()` only), and allocates nothing. Fails, leaving `self`

@@ -1,11 +1,12 @@
 //! Exponentiation against the num-bigint oracle (every word size, both reduction
-//! policies, `auto` and `cios`, exponents 0, 1, 2, all ones and random of many lengths),
+//! policies, `auto` and `cios`, exponents 0, 1, 2, all ones and random of many lengths;
+//! `pow`, `pow_vartime` and the product of two powers `pow2_vartime`),
 //! and the constant-time property of `pow`: its steps and table reads do not depend on
 //! the exponent's bits.
 
 use montmul::lab;
 use montmul::lab::exp::{self, Step};
-use montmul::{Limb, Modulus, Reduction, Residue};
+use montmul::{Error, Limb, Modulus, Reduction, Residue};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
 use proptest::prelude::*;
@@ -45,7 +46,16 @@ fn exponents(rng: &mut TestRng, max_len: usize) -> Vec<Vec<u8>> {
     out
 }
 
-fn check_pow<L: Limb>(seed: u64, bits: u32, max_exp_len: usize) {
+/// A random `bits`-bit odd modulus under `auto` and `cios` with both policies: `check`
+/// gets the kernel's name, the policy, the modulus, n, the bases 0, 1, n - 1 and two
+/// random ones (as numbers and as residues) and the exponents of [`exponents`].
+#[allow(clippy::type_complexity)]
+fn for_each_modulus<L: Limb>(
+    seed: u64,
+    bits: u32,
+    max_exp_len: usize,
+    mut check: impl FnMut(&str, Reduction, &Modulus<L>, &BigUint, &[BigUint], &[Residue<L>], &[Vec<u8>]),
+) {
     let mut rng = TestRng::new(seed);
     let n = kit::random_modulus(&mut rng, bits);
     let s = bits.div_ceil(L::BITS) as usize;
@@ -54,35 +64,70 @@ fn check_pow<L: Limb>(seed: u64, bits: u32, max_exp_len: usize) {
         BigUint::from(1u32),
         &n - 1u32,
         kit::random_below(&mut rng, &n),
+        kit::random_below(&mut rng, &n),
     ];
     let exps = exponents(&mut rng, max_exp_len);
     for name in ["auto", "cios"] {
         for r in Reduction::ALL {
             let k = lab::by_name::<L>(name).expect("registered");
             let m = Modulus::with_kernel(&kit::to_limbs::<L>(&n, s), k, r).unwrap();
-            for b in &bases {
-                let x = Residue::new(&m, &kit::to_limbs::<L>(b, m.limbs())).unwrap();
-                for e in &exps {
-                    let want = kit::pow_mod(b, &BigUint::from_bytes_be(e), &n);
-                    let ct = x.pow(e);
-                    let vt = x.pow_vartime(e);
-                    assert_eq!(
-                        kit::from_limbs(&ct.to_limbs()),
-                        want,
-                        "pow {name} {r} n={n:x} b={b:x} e={e:x?}"
-                    );
-                    assert_eq!(
-                        kit::from_limbs(&vt.to_limbs()),
-                        want,
-                        "pow_vartime {name} {r} n={n:x} b={b:x} e={e:x?}"
-                    );
-                    let bound = kit::from_limbs(m.bound());
-                    assert!(kit::from_limbs(ct.montgomery_limbs()) < bound);
-                    assert!(kit::from_limbs(vt.montgomery_limbs()) < bound);
-                }
-            }
+            let xs: Vec<Residue<L>> = bases
+                .iter()
+                .map(|b| Residue::new(&m, &kit::to_limbs::<L>(b, m.limbs())).unwrap())
+                .collect();
+            check(name, r, &m, &n, &bases, &xs, &exps);
         }
     }
+}
+
+/// `pow` and `pow_vartime` of every base to every exponent against the oracle.
+fn check_pow<L: Limb>(seed: u64, bits: u32, max_exp_len: usize) {
+    for_each_modulus::<L>(seed, bits, max_exp_len, |name, r, m, n, bases, xs, exps| {
+        for (b, x) in bases.iter().zip(xs) {
+            for e in exps {
+                let want = kit::pow_mod(b, &BigUint::from_bytes_be(e), n);
+                let ct = x.pow(e);
+                let vt = x.pow_vartime(e);
+                assert_eq!(
+                    kit::from_limbs(&ct.to_limbs()),
+                    want,
+                    "pow {name} {r} n={n:x} b={b:x} e={e:x?}"
+                );
+                assert_eq!(
+                    kit::from_limbs(&vt.to_limbs()),
+                    want,
+                    "pow_vartime {name} {r} n={n:x} b={b:x} e={e:x?}"
+                );
+                let bound = kit::from_limbs(m.bound());
+                assert!(kit::from_limbs(ct.montgomery_limbs()) < bound);
+                assert!(kit::from_limbs(vt.montgomery_limbs()) < bound);
+            }
+        }
+    });
+}
+
+/// `Residue::pow2_vartime` (`a^e1 b^e2`, one chain of squarings) against the oracle:
+/// each exponent beside every third exponent, the bases taken in turn.
+fn check_pow2<L: Limb>(seed: u64, bits: u32, max_exp_len: usize) {
+    for_each_modulus::<L>(seed, bits, max_exp_len, |name, r, m, n, bases, xs, exps| {
+        for (i, e1) in exps.iter().enumerate() {
+            for (j, e2) in exps.iter().enumerate().skip(i % 3).step_by(3) {
+                let (a, b) = ((i + j) % bases.len(), (i + 2 * j + 1) % bases.len());
+                let want = kit::pow_mod(&bases[a], &BigUint::from_bytes_be(e1), n)
+                    * kit::pow_mod(&bases[b], &BigUint::from_bytes_be(e2), n)
+                    % n;
+                let got = xs[a].pow2_vartime(e1, &xs[b], e2).unwrap();
+                assert_eq!(
+                    kit::from_limbs(&got.to_limbs()),
+                    want,
+                    "{name} {r} n={n:x} a={:x} e1={e1:x?} b={:x} e2={e2:x?}",
+                    bases[a],
+                    bases[b]
+                );
+                assert!(kit::from_limbs(got.montgomery_limbs()) < kit::from_limbs(m.bound()));
+            }
+        }
+    });
 }
 
 #[test]
@@ -92,7 +137,34 @@ fn every_word_size() {
         check_pow::<u16>(bits as u64 + 1, bits, 24);
         check_pow::<u32>(bits as u64 + 2, bits, 40);
         check_pow::<u64>(bits as u64 + 3, bits, 64);
+        check_pow2::<u8>(bits as u64, bits, 24);
+        check_pow2::<u16>(bits as u64 + 1, bits, 24);
+        check_pow2::<u32>(bits as u64 + 2, bits, 40);
+        check_pow2::<u64>(bits as u64 + 3, bits, 64);
     }
+}
+
+#[test]
+fn pow2_at_dsa_sizes() {
+    // DSA's p of 1024..3072 bits with 160..256-bit exponents, and exponents of up to
+    // 6400 bits (every window width) on a small modulus.
+    check_pow2::<u64>(21, 1024, 20);
+    check_pow2::<u64>(22, 2048, 32);
+    check_pow2::<u64>(23, 3072, 32);
+    check_pow2::<u64>(24, 256, 800);
+}
+
+#[test]
+fn pow2_refuses_another_modulus() {
+    let m1 =
+        Modulus::<u64>::from_hex("0xfffffffffffffffffffffffffffffffeffffffffffffffff").unwrap();
+    let m2 = Modulus::<u64>::from_hex("0xffffffffffffffffffffffffffffffff000000000000000000000001")
+        .unwrap();
+    let (a, b) = (
+        Residue::from_hex(&m1, "5").unwrap(),
+        Residue::from_hex(&m2, "7").unwrap(),
+    );
+    assert_eq!(a.pow2_vartime(&[3], &b, &[4]), Err(Error::ModulusMismatch));
 }
 
 #[test]
@@ -111,6 +183,7 @@ proptest! {
     fn random_sizes(seed in any::<u64>(), bits in 2u32..=1100) {
         check_pow::<u64>(seed, bits, 40);
         check_pow::<u32>(seed, bits.min(300), 16);
+        check_pow2::<u64>(seed, bits, 40);
     }
 }
 
