@@ -151,8 +151,8 @@ impl DsaPublicKey {
         let z = Residue::from_be_bytes_reduced(q, &rfc6979::bits2int(hash, params.q_bits()));
         let u1 = z.try_mul(&w)?.to_be_bytes_vartime();
         let u2 = r.try_mul(&w)?.to_be_bytes_vartime();
-        let mut v = params.g.pow_vartime(&u1);
-        v.try_mul_assign(&self.y.pow_vartime(&u2))?;
+        // g^u1 y^u2 with one chain of squarings.
+        let v = params.g.pow2_vartime(&u1, &self.y, &u2)?;
         let v = Residue::from_be_bytes_reduced(q, &v.to_be_bytes_vartime());
         if v.ct_eq(&r) == 1 {
             Ok(())
