@@ -360,7 +360,7 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
     let target = Duration::from_millis(args.batch_ms.max(1));
     let bar = progress_bar((args.bits.len() * ops.len()) as u64);
     let mut rows = Vec::new();
-    let mut gmp63_absent_said = false;
+    let mut gmp63_note_said = false;
     for &bits in &args.bits {
         let inputs = Inputs::random(bits, args.seed);
         let mut cs: Vec<Box<dyn Contender>> = Vec::new();
@@ -409,9 +409,9 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
             bar.inc(group.len() as u64);
         }
         if args.peers && args.stat == Stat::Min {
-            if !gmp63_absent_said {
+            if !gmp63_note_said {
                 bar.suspend(|| eprintln!("note: GMP 6.3 is left out: it reports medians only"));
-                gmp63_absent_said = true;
+                gmp63_note_said = true;
             }
         } else if args.peers {
             bar.set_message(format!("{bits} bits: GMP 6.3 (a subprocess)"));
@@ -421,9 +421,9 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
                         .map(|(op, name, ns)| Row::new(op, bits, name.into(), ns)),
                 ),
                 Err(montmul_peers::gmp63::Gmp63Error::Absent(why)) => {
-                    if !gmp63_absent_said {
+                    if !gmp63_note_said {
                         bar.suspend(|| eprintln!("note: {why}"));
-                        gmp63_absent_said = true;
+                        gmp63_note_said = true;
                     }
                 }
                 Err(e) => return Err(CliError(e.to_string())),

@@ -100,6 +100,24 @@ pub fn digit(exp_be: &[u8], lo: usize, w: u32) -> usize {
     ((word >> (lo % 8)) & ((1u64 << w) - 1)) as usize
 }
 
+/// The number of significant bits of a big-endian exponent (0 for zero). Variable-time.
+pub(crate) fn significant_bits(exp_be: &[u8]) -> usize {
+    match exp_be.iter().position(|&b| b != 0) {
+        Some(k) => 8 * (exp_be.len() - k) - exp_be[k].leading_zeros() as usize,
+        None => 0,
+    }
+}
+
+/// The sliding window of at most `w` bits whose top bit is bit `hi` (a 1) of the
+/// exponent: the longest that ends in a 1, as the bit where it ends and its value
+/// (odd). Variable-time: for [`sliding_window`] and `multi_exp`'s windows.
+pub(crate) fn window_at(exp_be: &[u8], hi: usize, w: usize) -> (usize, usize) {
+    let lo = (hi.saturating_sub(w - 1)..=hi)
+        .find(|&j| exp_bit(exp_be, j) == 1)
+        .unwrap_or(hi);
+    (lo, digit(exp_be, lo, (hi - lo + 1) as u32))
+}
+
 /// The number of table entries the ladders need for exponents of up to `len` bytes:
 /// `2^w` for [`fixed_window`], `2^(w - 1)` odd powers for [`sliding_window`].
 pub fn table_entries(len: usize) -> usize {
@@ -359,10 +377,7 @@ pub fn sliding_window<A: Ladder, T: Trace>(
     work: &mut Work<A::Word>,
     trace: &mut T,
 ) {
-    let Some(top) = (0..8 * exp_be.len())
-        .rev()
-        .find(|&i| exp_bit(exp_be, i) == 1)
-    else {
+    let Some(top) = significant_bits(exp_be).checked_sub(1) else {
         ladder.one(&mut work.acc);
         return;
     };
@@ -399,11 +414,7 @@ pub fn sliding_window<A: Ladder, T: Trace>(
             i -= 1;
             continue;
         }
-        // The longest window of at most w bits from `hi` down that ends in a 1.
-        let lo = (hi.saturating_sub(w - 1)..=hi)
-            .find(|&j| exp_bit(exp_be, j) == 1)
-            .unwrap_or(hi);
-        let value = (lo..=hi).rev().fold(0, |v, j| v << 1 | exp_bit(exp_be, j));
+        let (lo, value) = window_at(exp_be, hi, w);
         let index = value >> 1;
         trace.step(Step::Read(index));
         if started {

@@ -20,7 +20,9 @@
 //! Variable-time: the steps and the entries read depend on the exponents' bits (and
 //! their significant lengths). For public exponents only.
 
-use crate::exp::{digit, vartime_window, DomainLadder, Ladder, LimbLadder};
+use crate::exp::{
+    digit, significant_bits, vartime_window, window_at, DomainLadder, Ladder, LimbLadder,
+};
 use crate::{Limb, Modulus};
 
 /// The sliding windows of a big-endian exponent of width at most `w`, from the top:
@@ -34,22 +36,11 @@ fn windows(e: &[u8], w: usize) -> Vec<(usize, usize)> {
         if bit(i) == 0 {
             continue;
         }
-        // The longest window of at most w bits from bit i down that ends in a 1.
-        let lo = (i.saturating_sub(w - 1)..=i)
-            .find(|&j| bit(j) == 1)
-            .unwrap_or(i);
-        out.push((lo, digit(e, lo, (i - lo + 1) as u32)));
+        let (lo, value) = window_at(e, i, w);
+        out.push((lo, value));
         i = lo;
     }
     out
-}
-
-/// The number of significant bits of a big-endian exponent.
-fn significant_bits(e: &[u8]) -> usize {
-    match e.iter().position(|&b| b != 0) {
-        Some(k) => 8 * (e.len() - k) - e[k].leading_zeros() as usize,
-        None => 0,
-    }
 }
 
 /// One base's part of the pass: its table of odd powers and its windows, the next one
