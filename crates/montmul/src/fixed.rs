@@ -13,10 +13,11 @@
 //! `mulx-redc` uses the same specialisation ([`mul_redc`], [`sqr`] on its rows) for the
 //! same sizes.
 //!
-//! [`SIZES`] lists the specialised limb counts: 1 to 9, and 12, 16, 24, 32, 48, 64
-//! (256 to 4096 bits) each with its `+ 1` neighbour, which lazy reduction needs for a
-//! modulus of full width (R > 4n takes two extra bits). Other limb counts run the same
-//! code with run-time lengths ([`Words`]).
+//! [`SIZES`] lists the specialised limb counts: 1 to 13 (up to 832 bits: every size
+//! below `mulx-redc`'s threshold, where `auto` picks these on a CPU without AVX-512
+//! IFMA), and 16, 24, 32, 48, 64 (1024 to 4096 bits) each with its `+ 1` neighbour,
+//! which lazy reduction needs for a modulus of full width (R > 4n takes two extra
+//! bits). Other limb counts run the same code with run-time lengths ([`Words`]).
 //!
 //! Words: 64 only. Reduction: `Full` and `Lazy`. Constant-time: yes (fixed loop
 //! bounds, masked final subtraction).
@@ -83,7 +84,9 @@ pub fn specialised(limbs: usize) -> Option<&'static dyn Kernel<u64>> {
     at_size(&FixedCios, limbs)
 }
 
-specialised_sizes!(1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 24, 25, 32, 33, 48, 49, 64, 65);
+specialised_sizes!(
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 24, 25, 32, 33, 48, 49, 64, 65
+);
 
 /// CIOS on words: `top * R + t = a * b * R^-1 (mod n)`, below 2n; returns `top`.
 /// `t` is the accumulator (its old contents are ignored), `n.len()` words like `a`, `b`.
