@@ -13,7 +13,8 @@
 //! The engine, at the crate root: [`Limb`] (machine words of 8 to 64 bits),
 //! [`Modulus`] (validated modulus, Montgomery constants and the kernel chosen for it,
 //! once), [`Residue`] (a value in Montgomery form), [`PowScratch`] (the buffers of
-//! exponentiations that allocate nothing), [`Reduction`], [`Error`], with
+//! exponentiations that allocate nothing), [`FixedBase`] (the powers of a base raised
+//! many times), [`Reduction`], [`Error`], with
 //! [`ct`] (constant-time helpers), [`encoding`] and [`parallel`]. The laboratory, in
 //! [`lab`]: every kernel by name, the seed algorithms, the thresholds of `auto` and the
 //! exponentiation's steps. The map of the layers is `docs/ARCHITECTURE.md`.
@@ -21,6 +22,7 @@
 pub mod ct;
 pub mod encoding;
 mod error;
+mod fixed_base;
 mod inverse;
 pub mod lab;
 pub mod lanes;
@@ -58,6 +60,7 @@ pub mod mpn;
 
 pub use error::Error;
 pub use exp::PowScratch;
+pub use fixed_base::FixedBase;
 #[doc(hidden)]
 pub use kernel::{Kernel, KernelInfo};
 pub use limb::{Limb, WORD_SIZES};

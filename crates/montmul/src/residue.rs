@@ -60,7 +60,7 @@ impl<L: Limb> Residue<L> {
     }
 
     /// A residue whose Montgomery form is `v` (`s` limbs, below the bound).
-    fn from_value(m: &Modulus<L>, v: &[L]) -> Self {
+    pub(crate) fn from_value(m: &Modulus<L>, v: &[L]) -> Self {
         let mut r = Self::alloc(m);
         r.buf[..v.len()].copy_from_slice(v);
         r

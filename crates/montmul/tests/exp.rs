@@ -1,12 +1,12 @@
 //! Exponentiation against the num-bigint oracle (every word size, both reduction
 //! policies, `auto` and `cios`, exponents 0, 1, 2, all ones and random of many lengths;
-//! `pow`, `pow_vartime` and the product of two powers `pow2_vartime`),
-//! and the constant-time property of `pow`: its steps and table reads do not depend on
-//! the exponent's bits.
+//! `pow`, `pow_vartime`, the product of two powers `pow2_vartime` and the powers of a
+//! fixed base `FixedBase`), and the constant-time property of `pow` and `FixedBase`:
+//! their steps and table reads do not depend on the exponent's bits.
 
 use montmul::lab;
 use montmul::lab::exp::{self, Step};
-use montmul::{Error, Limb, Modulus, Reduction, Residue};
+use montmul::{Error, FixedBase, Limb, Modulus, Reduction, Residue};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
 use proptest::prelude::*;
@@ -130,6 +130,34 @@ fn check_pow2<L: Limb>(seed: u64, bits: u32, max_exp_len: usize) {
     });
 }
 
+/// `FixedBase::pow` of every base to every exponent against the oracle, the powers made
+/// once per base for the longest exponent; one byte more is refused.
+fn check_fixed_base<L: Limb>(seed: u64, bits: u32, max_exp_len: usize) {
+    for_each_modulus::<L>(seed, bits, max_exp_len, |name, r, m, n, bases, xs, exps| {
+        let longest = exps.iter().map(Vec::len).max().unwrap_or(0);
+        for (b, x) in bases.iter().zip(xs) {
+            let powers = FixedBase::new(x, longest);
+            for e in exps {
+                let want = kit::pow_mod(b, &BigUint::from_bytes_be(e), n);
+                let got = powers.pow(e).unwrap();
+                assert_eq!(
+                    kit::from_limbs(&got.to_limbs()),
+                    want,
+                    "FixedBase {name} {r} n={n:x} b={b:x} e={e:x?}"
+                );
+                assert!(kit::from_limbs(got.montgomery_limbs()) < kit::from_limbs(m.bound()));
+            }
+            assert_eq!(
+                powers.pow(&vec![1; longest + 1]).map(|_| ()),
+                Err(Error::ExponentTooLong {
+                    len: longest + 1,
+                    max: longest
+                })
+            );
+        }
+    });
+}
+
 #[test]
 fn every_word_size() {
     for bits in [2, 7, 64, 65, 127, 200] {
@@ -141,7 +169,38 @@ fn every_word_size() {
         check_pow2::<u16>(bits as u64 + 1, bits, 24);
         check_pow2::<u32>(bits as u64 + 2, bits, 40);
         check_pow2::<u64>(bits as u64 + 3, bits, 64);
+        check_fixed_base::<u8>(bits as u64, bits, 24);
+        check_fixed_base::<u16>(bits as u64 + 1, bits, 24);
+        check_fixed_base::<u32>(bits as u64 + 2, bits, 40);
+        check_fixed_base::<u64>(bits as u64 + 3, bits, 64);
     }
+}
+
+#[test]
+fn fixed_base_at_dsa_sizes() {
+    // DSA's and DH's p of 1024..3072 bits with 160..256-bit exponents, and exponents
+    // of up to 6400 bits on a small modulus.
+    check_fixed_base::<u64>(31, 1024, 20);
+    check_fixed_base::<u64>(32, 2048, 32);
+    check_fixed_base::<u64>(33, 3072, 32);
+    check_fixed_base::<u64>(34, 256, 800);
+}
+
+#[test]
+fn fixed_base_refuses_nothing_else_and_prints_no_value() {
+    let m = Modulus::<u64>::from_hex("0xfffffffffffffffffffffffffffffffeffffffffffffffff").unwrap();
+    let g = Residue::from_hex(&m, "1234567890abcdef").unwrap();
+    let powers = FixedBase::new(&g, 0);
+    // No exponent byte: only the empty exponent, whose power is 1.
+    assert_eq!(powers.pow(&[]).unwrap(), g.pow(&[]));
+    assert_eq!(
+        powers.pow(&[0]).map(|_| ()),
+        Err(Error::ExponentTooLong { len: 1, max: 0 })
+    );
+    let powers = FixedBase::new(&g, 3);
+    assert_eq!((powers.max_exponent_len(), powers.modulus()), (3, &m));
+    let shown = format!("{powers:?}");
+    assert_eq!(shown, "FixedBase { bits: 192, max_exponent_len: 3, .. }");
 }
 
 #[test]
@@ -184,6 +243,7 @@ proptest! {
         check_pow::<u64>(seed, bits, 40);
         check_pow::<u32>(seed, bits.min(300), 16);
         check_pow2::<u64>(seed, bits, 40);
+        check_fixed_base::<u64>(seed, bits, 40);
     }
 }
 
@@ -265,6 +325,64 @@ fn pow_steps_do_not_depend_on_the_exponent_bits() {
                 vt[1], vt[2],
                 "{r} len {len}: vartime traces of all ones and one bit"
             );
+        }
+    }
+}
+
+/// `FixedBase::pow` takes the same steps for every exponent of one length: one read of
+/// each row in turn, every one of its 16 entries in order, and a product after each
+/// read but the first; on `cios` (limbs) and on `auto` (the 52-bit digits where the CPU
+/// has AVX-512 IFMA), under both policies. Exponents of other lengths do differ.
+#[test]
+fn fixed_base_steps_do_not_depend_on_the_exponent_bits() {
+    let mut rng = TestRng::new(0xf1b);
+    let w = FixedBase::<u64>::WINDOW as usize;
+    let size = 1usize << w;
+    for bits in [192u32, 1024, 2048] {
+        let n = kit::random_modulus(&mut rng, bits);
+        let x = kit::random_below(&mut rng, &n);
+        for (name, r) in ["cios", "auto"]
+            .into_iter()
+            .flat_map(|k| Reduction::ALL.map(|r| (k, r)))
+        {
+            let k = lab::by_name::<u64>(name).unwrap();
+            let m =
+                Modulus::with_kernel(&kit::to_limbs::<u64>(&n, bits.div_ceil(64) as usize), k, r)
+                    .unwrap();
+            let g = Residue::new(&m, &kit::to_limbs::<u64>(&x, m.limbs())).unwrap();
+            let powers = FixedBase::new(&g, 40);
+            let steps = |e: &[u8]| {
+                let mut t: Vec<Step> = Vec::new();
+                powers.pow_traced(e, &mut t).unwrap();
+                t
+            };
+            let mut lengths = Vec::new();
+            for len in [1usize, 3, 32, 40] {
+                let mut one_bit = vec![0u8; len];
+                one_bit[len - 1] = 1;
+                let candidates = [
+                    vec![0u8; len],
+                    vec![0xff; len],
+                    one_bit,
+                    random_bytes(&mut rng, len),
+                ];
+                let reference = steps(&candidates[0]);
+                let digits = (8 * len).div_ceil(w);
+                let mut want = Vec::new();
+                for i in 0..digits {
+                    want.extend((0..size).map(Step::Read));
+                    if i > 0 {
+                        want.push(Step::Mul);
+                    }
+                }
+                assert_eq!(reference, want, "{name} {r} {bits} bits, len {len}");
+                for e in &candidates[1..] {
+                    assert_eq!(steps(e), reference, "{name} {r} {bits} bits, e={e:x?}");
+                }
+                lengths.push(reference.len());
+            }
+            lengths.dedup();
+            assert_eq!(lengths.len(), 4, "{name} {r}: one trace per length");
         }
     }
 }

@@ -4,7 +4,8 @@
 use montmul::arch::{self, Adx, Avx2, Avx512Ifma};
 use montmul::lab::{self, exp};
 use montmul::{
-    FieldElement, FieldKernel, FieldModulus, Limb, Modulus, PowScratch, Reduction, Residue,
+    FieldElement, FieldKernel, FieldModulus, FixedBase, Limb, Modulus, PowScratch, Reduction,
+    Residue,
 };
 
 pub use montmul::{Error, Reduction as Policy};
@@ -317,6 +318,35 @@ pub fn pow_in_place<L: Limb>(
         "{refused:?}"
     );
     steps
+}
+
+/// The powers of a secret base `x` (`mark`ed once a residue) made for 32-byte
+/// exponents (`FixedBase`), raised to the secret exponents `e1` and `e2`; each
+/// result's normal form `open`ed and returned. A longer exponent than the powers take
+/// is checked to be refused.
+pub fn fixed_base<L: Limb>(
+    m: &Modulus<L>,
+    x: &[L],
+    e1: &[u8],
+    e2: &[u8],
+    mark: impl Fn(&[L]),
+    open: impl Fn(&[L]),
+) -> Vec<Vec<L>> {
+    let g = Residue::new(m, x).expect("x < n");
+    mark(g.montgomery_limbs());
+    let powers = FixedBase::new(&g, 32);
+    let mut out = Vec::new();
+    for e in [e1, e2] {
+        let v = powers.pow(e).expect("powers fit").to_limbs();
+        open(&v);
+        out.push(v);
+    }
+    let refused = powers.pow(&[0; 33]);
+    assert!(
+        matches!(refused, Err(Error::ExponentTooLong { len: 33, max: 32 })),
+        "{refused:?}"
+    );
+    out
 }
 
 /// A small field modulo `n`: by `FieldModulus::new` (`auto`), or with the portable

@@ -223,13 +223,38 @@ pub fn residues_more(run: &mut Run) {
         format!("-> {engine}: pow_assign *= pow_assign pow_vartime_assign in one PowScratch")
     }
 
+    /// The powers of a secret base (`FixedBase`) raised to secret exponents of 2, 16,
+    /// 3 and 32 bytes.
+    fn fixed<L: Limb>(run: &mut Run, s: usize, policy: Policy) -> String {
+        let bits = bits_for::<L>(s, policy);
+        let n = random_modulus(&mut run.rng, bits);
+        let (m, engine) = api::modulus::<L>(&to_limbs(&n, s), "auto", policy).expect("odd n");
+        for (i, x) in edges(&mut run.rng, &n).iter().enumerate() {
+            let e1 = random_bytes(&mut run.rng, [2, 16, 3, 32][i % 4]);
+            let e2 = random_bytes(&mut run.rng, [32, 3, 16, 2][i % 4]);
+            let xl = to_limbs::<L>(x, s);
+            secret(&xl);
+            secret(&e1);
+            secret(&e2);
+            let got = api::fixed_base(&m, &xl, &e1, &e2, |v| secret(v), |v| public(v));
+            public(&e1);
+            public(&e2);
+            for (k, (g, e)) in got.iter().zip([&e1, &e2]).enumerate() {
+                let want = x.modpow(&BigUint::from_bytes_be(e), &n);
+                assert_eq!(from_limbs(g), want, "fixed-base power {k}");
+            }
+        }
+        format!("-> {engine}: FixedBase::new pow")
+    }
+
     type Case = fn(&mut Run, usize, Policy) -> String;
-    let ops: [(&str, Case, Case, Case); 5] = [
+    let ops: [(&str, Case, Case, Case); 6] = [
         ("reduce", reduce::<u64>, reduce::<u32>, reduce::<u8>),
         ("inv", inverse::<u64>, inverse::<u32>, inverse::<u8>),
         ("encode", encode::<u64>, encode::<u32>, encode::<u8>),
         ("assign", assign::<u64>, assign::<u32>, assign::<u8>),
         ("pow_in", pow_in::<u64>, pow_in::<u32>, pow_in::<u8>),
+        ("fixed", fixed::<u64>, fixed::<u32>, fixed::<u8>),
     ];
     for policy in api::POLICIES {
         for (name, u64_case, u32_case, u8_case) in ops {
