@@ -97,6 +97,10 @@ impl DsaPrivateKey {
     ///
     /// r or s = 0 (probability about 2^-N each) is [`Error::FaultDetected`] rather
     /// than a retry with the next RFC 6979 nonce.
+    ///
+    /// From the second signature with the same parameters (the key's, shared by its
+    /// clones), g^k reads g's precomputed powers instead of squaring: the second call
+    /// makes them (256 KiB at p = 2048 bits, q = 256 bits).
     pub fn sign_prehash<D: Digest + BlockSizeUser>(
         &self,
         hash: &[u8],
@@ -105,7 +109,7 @@ impl DsaPrivateKey {
         let (q, n) = (&params.q, params.q_bits());
         let (k, k_res) = rfc6979::generate_k::<D>(q, &self.x, hash);
         // r = (g^k mod p) mod q; g^k has p's byte length, reduced in constant time.
-        let gk = zeroize::Zeroizing::new(params.g.pow(&k).to_be_bytes());
+        let gk = zeroize::Zeroizing::new(params.g_pow(&k).to_be_bytes());
         let r = Residue::from_be_bytes_reduced(q, &gk);
         // z = the leftmost N bits of the hash, mod q.
         let z = Residue::from_be_bytes_reduced(q, &rfc6979::bits2int(hash, n));
