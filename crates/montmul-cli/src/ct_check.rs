@@ -60,7 +60,7 @@ use std::time::Instant;
 
 use clap::builder::{RangedU64ValueParser, TypedValueParser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use montmul::lab::exp::{ct_window, table_read};
+use montmul::lab::exp::{ct_window, ct_window_limbs, table_read};
 use montmul::lab::{self, Kernel, Thresholds};
 use montmul::{lanes, Modulus, Reduction, Residue};
 use montmul_testkit::rand_core::RngCore;
@@ -676,8 +676,14 @@ fn subject(
             out: vec![0; s],
         }),
         PathKind::Table => {
-            let entries = 1usize << ct_window(8 * m.byte_len());
+            // The table `pow` reads for an exponent as long as the modulus.
             let domain = m.engine().pow_domain(m);
+            let exp_bits = 8 * m.byte_len();
+            let w = match domain {
+                Some(_) => ct_window(exp_bits),
+                None => ct_window_limbs(exp_bits),
+            };
+            let entries = 1usize << w;
             let table: Vec<Vec<u64>> = (0..entries)
                 .map(|_| {
                     random_below_top(rng, bits, &mut limbs);

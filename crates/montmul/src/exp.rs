@@ -3,7 +3,7 @@
 //!
 //! Both are left-to-right k-ary methods (HAC 14.82 fixed window, 14.85 sliding window;
 //! the sliding window's widths as OpenSSL's `BN_window_bits_for_exponent_size`, the
-//! fixed window's measured here, [`ct_window`]). Values stay in Montgomery form below
+//! fixed window's measured here, per ladder: [`ct_window`], [`ct_window_limbs`]). Values stay in Montgomery form below
 //! the modulus' bound throughout: with [`Reduction::Lazy`](crate::Reduction::Lazy)
 //! every intermediate product is left in `[0, 2n)` and no final subtraction is done
 //! inside the loop.
@@ -36,16 +36,18 @@ use crate::{Error, Limb, Modulus};
 
 pub use crate::trace::{Step, Trace};
 
-/// The widest window [`ct_window`] and [`vartime_window`] choose.
+/// The widest window [`ct_window`], [`ct_window_limbs`] and [`vartime_window`] choose.
 pub const MAX_WINDOW: u32 = 6;
 
-/// Window width of [`pow`] for an exponent of `bits` bits.
+/// Window width of [`fixed_window`] for an exponent of `bits` bits in a kernel's own
+/// domain and in the ladders of several exponentiations (the default of
+/// [`Ladder::ct_window`]).
 ///
 /// Narrower than the product count alone asks for (OpenSSL's
 /// `BN_window_bits_for_ctime_exponent_size`: 5 from 307 bits, 6 from 938), because
 /// every lookup reads the whole table: with 2^w entries a wider window saves
 /// multiplications but reads twice the table each time. The widths are the fastest
-/// measured on this machine per size (`docs/PERFORMANCE.md`, "Window widths").
+/// measured per size on `amm52-ifma`'s digits (`docs/PERFORMANCE.md`, "Window widths").
 pub fn ct_window(bits: usize) -> u32 {
     match bits {
         b if b > 6144 => 6,
@@ -53,6 +55,18 @@ pub fn ct_window(bits: usize) -> u32 {
         b if b > 89 => 4,
         b if b > 22 => 3,
         _ => 1,
+    }
+}
+
+/// Window width of [`fixed_window`] on a modulus' limbs ([`LimbLadder`]): wider than
+/// [`ct_window`] from 769 bits, where a product on limbs costs more against a read of
+/// the table than one on 52-bit digits does (`docs/PERFORMANCE.md`, "Window widths").
+/// The two agree up to 768 bits.
+pub fn ct_window_limbs(bits: usize) -> u32 {
+    match bits {
+        b if b > 1280 => 6,
+        b if b > 768 => 5,
+        b => ct_window(b),
     }
 }
 
@@ -123,7 +137,8 @@ pub(crate) fn window_at(exp_be: &[u8], hi: usize, w: usize) -> (usize, usize) {
 pub fn table_entries(len: usize) -> usize {
     // Saturating: any length asks for the widest windows at most (64 entries).
     let bits = len.saturating_mul(8);
-    (1usize << ct_window(bits)).max(1 << (vartime_window(bits) - 1))
+    let w = ct_window(bits).max(ct_window_limbs(bits));
+    (1usize << w).max(1 << (vartime_window(bits) - 1))
 }
 
 /// The arithmetic of the ladders ([`fixed_window`], [`sliding_window`]): values in
@@ -142,6 +157,14 @@ pub trait Ladder {
     fn sqr(&self, a: &[Self::Word], out: &mut [Self::Word]);
     /// `out = a b` (Montgomery product).
     fn mul(&self, a: &[Self::Word], b: &[Self::Word], out: &mut [Self::Word]);
+
+    /// The window width [`fixed_window`] uses for an exponent of `bits` bits: by
+    /// default [`ct_window`]; the ladder on limbs widens it ([`ct_window_limbs`]). A
+    /// width depends on the exponent's length only, never on its value.
+    #[inline]
+    fn ct_window(&self, bits: usize) -> u32 {
+        ct_window(bits)
+    }
 
     /// The table index [`fixed_window`] reads for the window of `w` bits from bit `lo`
     /// of `exp_be`: the exponent's [`digit`] there. A ladder whose value holds several
@@ -223,6 +246,10 @@ impl<L: Limb> Ladder for LimbLadder<'_, L> {
 
     fn mul(&self, a: &[L], b: &[L], out: &mut [L]) {
         self.0.mont_mul(a, b, out);
+    }
+
+    fn ct_window(&self, bits: usize) -> u32 {
+        ct_window_limbs(bits)
     }
 }
 
@@ -317,7 +344,7 @@ pub fn fixed_window<A: Ladder, T: Trace>(
     trace: &mut T,
 ) {
     let bits = 8 * exp_be.len();
-    let w = ct_window(bits);
+    let w = ladder.ct_window(bits);
     let size = 1usize << w;
     let table = work.table(size);
     // table[i] = base^i: 1, base, then squares for even i and products for odd i.

@@ -297,14 +297,20 @@ fn pow_steps_do_not_depend_on_the_exponent_bits() {
         )
         .unwrap();
         let b = base.montgomery_limbs();
-        // Window widths 1, 3, 4, 4, 4, 5, 6 (`exp::ct_window`).
+        // Window widths 1, 3, 4, 4, 5, 6, 6 on limbs (`exp::ct_window_limbs`), 1, 3,
+        // 4, 4, 4, 5, 6 on 52-bit digits (`exp::ct_window`).
         for len in [1usize, 3, 12, 40, 128, 200, 800] {
             let random = random_bytes(&mut rng, len);
             let mut one_bit = vec![0u8; len];
             one_bit[len - 1] = 1;
             let candidates = [vec![0u8; len], vec![0xff; len], one_bit, random];
             let reference = trace(&m, b, &candidates[0], false);
-            let table = 1usize << exp::ct_window(8 * len);
+            let w = if on_digits(&m) {
+                exp::ct_window(8 * len)
+            } else {
+                exp::ct_window_limbs(8 * len)
+            };
+            let table = 1usize << w;
             // Every lookup reads entries 0, 1, ..., table - 1 in order.
             let reads: Vec<usize> = reference
                 .iter()
@@ -512,8 +518,9 @@ fn ifma_digit_path_matches_the_oracle() {
     }
 }
 
-/// The digit path's steps are the limb path's (the same ladder), and do not depend on
-/// the exponent's bits.
+/// The digit path's steps do not depend on the exponent's bits, and are the limb
+/// path's (the same ladder) where both take the same window width (up to 768-bit
+/// exponents; above, the limb path's windows are wider: `exp::ct_window_limbs`).
 #[test]
 fn ifma_digit_path_steps_do_not_depend_on_the_exponent_bits() {
     if !ifma_here("ifma_digit_path_steps_do_not_depend_on_the_exponent_bits") {
@@ -533,14 +540,23 @@ fn ifma_digit_path_steps_do_not_depend_on_the_exponent_bits() {
             let x = kit::random_below(&mut rng, &n);
             let base = Residue::new(&m, &kit::to_limbs::<u64>(&x, m.limbs())).unwrap();
             let limb_base = Residue::new(&limb_m, &kit::to_limbs::<u64>(&x, m.limbs())).unwrap();
-            for len in [1usize, 3, 40, 128] {
+            for len in [1usize, 3, 40, 96, 128] {
                 let random = random_bytes(&mut rng, len);
                 let mut one_bit = vec![0u8; len];
                 one_bit[len - 1] = 1;
                 let candidates = [vec![0u8; len], vec![0xff; len], one_bit, random];
-                let reference = trace(&limb_m, limb_base.montgomery_limbs(), &candidates[0], false);
-                assert!(reference.contains(&Step::Read((1 << exp::ct_window(8 * len)) - 1)));
-                for e in &candidates {
+                let reference = trace(&m, base.montgomery_limbs(), &candidates[0], false);
+                let w = exp::ct_window(8 * len);
+                assert!(reference.contains(&Step::Read((1 << w) - 1)));
+                assert!(!reference.contains(&Step::Read(1 << w)));
+                if w == exp::ct_window_limbs(8 * len) {
+                    let limbs = trace(&limb_m, limb_base.montgomery_limbs(), &candidates[0], false);
+                    assert!(
+                        limbs == reference,
+                        "{r} {bits} bits, len {len}: not the limb path's steps"
+                    );
+                }
+                for e in &candidates[1..] {
                     assert_eq!(
                         trace(&m, base.montgomery_limbs(), e, false),
                         reference,

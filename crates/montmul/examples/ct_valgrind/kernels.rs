@@ -113,7 +113,7 @@ fn kernel(
 /// the kernel `auto` picked at each 64-bit limb count (with the policy).
 pub fn kernels(run: &mut Run, phase: &str) -> Vec<(usize, Policy, &'static str)> {
     let t = api::thresholds();
-    // Exponent lengths giving windows of 1, 3 and 4 bits (`exp::ct_window`).
+    // Exponent lengths giving windows of 1, 3 and 4 bits (`exp::ct_window_limbs`).
     let exps: &[usize] = &[2, 4, 16];
     let mut picks = Vec::new();
     for policy in api::POLICIES {
@@ -137,7 +137,8 @@ pub fn kernels(run: &mut Run, phase: &str) -> Vec<(usize, Policy, &'static str)>
             let picked = kernel(run, phase, 64, "auto", s, policy, &[]);
             picks.push((s, policy, picked.expect("auto takes every size")));
         }
-        // The longest window (5 bits from 1537 exponent bits).
+        // The widest window on limbs (6 bits from 1281 exponent bits,
+        // `exp::ct_window_limbs`): a table of 64 entries.
         kernel(run, phase, 64, "auto", 8, policy, &[200]);
         // Each kernel `auto` can pick, by name: at the sizes it has code for, or at a
         // few small ones (and, for Karatsuba, where its recursion starts; for
