@@ -3,10 +3,10 @@
 //!
 //! Both are left-to-right k-ary methods (HAC 14.82 fixed window, 14.85 sliding window;
 //! the sliding window's widths as OpenSSL's `BN_window_bits_for_exponent_size`, the
-//! fixed window's measured here, per ladder: [`ct_window`], [`ct_window_limbs`]). Values stay in Montgomery form below
-//! the modulus' bound throughout: with [`Reduction::Lazy`](crate::Reduction::Lazy)
-//! every intermediate product is left in `[0, 2n)` and no final subtraction is done
-//! inside the loop.
+//! fixed window's measured here, per ladder: [`ct_window`], [`ct_window_limbs`]).
+//! Values stay in Montgomery form below the modulus' bound throughout: with
+//! [`Reduction::Lazy`](crate::Reduction::Lazy) every intermediate product is left in
+//! `[0, 2n)` and no final subtraction is done inside the loop.
 //!
 //! [`fixed_window`] is constant-time in the exponent's value (not its length, taken as
 //! `8 * bytes`): the sequence of squarings and multiplications depends on the length
