@@ -470,6 +470,8 @@ fn dh_round(label: &str) -> usize {
         let peer = DhPublicKey::from_pem_or_der(peer.as_bytes()).expect("the peer");
         let x = plain.x().to_vec();
         secret(&x);
+        // The second key of these parameters: its y by g's precomputed powers
+        // (`montmul::FixedBase`), with x secret.
         let key = DhPrivateKey::from_components(plain.params().clone(), &x).expect("x in range");
         tainted(key.x(), label);
         assert_eq!(key.public_key(), plain.public_key(), "{label}: DH y");

@@ -7,6 +7,7 @@
 //! caller's [`rand_core::CryptoRngCore`] (the operating system's by default).
 
 mod error;
+mod generator_powers;
 mod mgf;
 mod prime;
 pub mod rsa;

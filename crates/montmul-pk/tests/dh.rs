@@ -125,9 +125,12 @@ fn keys_and_secrets_match_num_bigint() {
     for group in [DhGroup::Ffdhe2048, DhGroup::Modp1536, DhGroup::Ffdhe3072] {
         let params = DhParams::group(group);
         let p = big(params.p());
+        // The first key by the ladder, the second and third by g's precomputed powers
+        // (made with the second).
         let a = DhPrivateKey::generate(&params, &mut OsRng).unwrap();
         let b = DhPrivateKey::generate(&params, &mut OsRng).unwrap();
-        for k in [&a, &b] {
+        let c = DhPrivateKey::generate(&params.clone(), &mut OsRng).unwrap();
+        for k in [&a, &b, &c] {
             let x = big(k.x());
             assert!(
                 x >= BigUint::one() && x.bits() as usize <= group.private_bits(),

@@ -13,12 +13,17 @@
 //! and `dh_key.c`): in a named group, uniformly in [1, 2^N - 1] with N the group's
 //! length ([`DhGroup::private_bits`]); with a `privateValueLength` in the parameters, N
 //! is that; else with q known, uniformly in [1, q - 1]; else N = bits(p) - 1.
+//!
+//! From the second key made with one [`DhParams`] (or its clones) on, y = g^x reads g's
+//! precomputed powers instead of squaring ([`montmul::FixedBase`]; 16 values for each 4
+//! bits of the private exponent's length).
 
 mod encoding;
 pub(crate) mod ffc;
 mod groups;
 
 use core::fmt;
+use std::sync::Arc;
 
 use montmul::{Modulus, Residue};
 use rand_core::CryptoRngCore;
@@ -26,6 +31,7 @@ use zeroize::Zeroizing;
 
 pub use groups::DhGroup;
 
+use crate::generator_powers::GeneratorPowers;
 use crate::Error;
 use montmul::ct::declassify;
 
@@ -43,6 +49,8 @@ pub struct DhParams {
     q_be: Option<Vec<u8>>,
     group: Option<DhGroup>,
     private_len: Option<usize>,
+    /// g's powers, made at the second key generated (`generator_powers.rs`).
+    g_powers: Arc<GeneratorPowers>,
 }
 
 impl fmt::Debug for DhParams {
@@ -84,6 +92,7 @@ impl DhParams {
             q_be: Some(q),
             group: Some(group),
             private_len: Some(group.private_bits()),
+            g_powers: Arc::default(),
         }
     }
 
@@ -142,6 +151,7 @@ impl DhParams {
             q_be,
             group: None,
             private_len: None,
+            g_powers: Arc::default(),
         })
     }
 
@@ -188,6 +198,8 @@ impl DhParams {
             return Err(Error::KeySize { bits, min: 2, max });
         }
         self.private_len = Some(bits);
+        // g's powers are made for the exponents' length: made again for the new one.
+        self.g_powers = Arc::default();
         Ok(self)
     }
 }
@@ -299,8 +311,10 @@ impl DhPrivateKey {
 
     fn from_exponent(params: DhParams, x: Zeroizing<Vec<u8>>) -> Self {
         let g = Residue::from_be_bytes_reduced(&params.p, &params.g_be);
-        // y is the public key: declassified as it leaves the constant-time power.
-        let y = ffc::declassify_residue(&g.pow(&x));
+        // y is the public key: declassified as it leaves the constant-time power (by
+        // g's precomputed powers from the second key of these parameters on).
+        let gx = params.g_powers.pow(&g, exponent_len(&params), &x);
+        let y = ffc::declassify_residue(&gx);
         DhPrivateKey { params, x, y }
     }
 

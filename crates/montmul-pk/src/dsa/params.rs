@@ -4,12 +4,12 @@
 
 use core::cmp::Ordering;
 use core::fmt;
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use montmul::{FixedBase, Modulus, Residue};
+use montmul::{Modulus, Residue};
 
 use crate::dh::ffc;
+use crate::generator_powers::GeneratorPowers;
 use crate::Error;
 
 /// The smallest p read, in bits (the 1024-bit keys of FIPS 186-2 and RFC 6979 A.2.1).
@@ -31,15 +31,7 @@ pub struct DsaParams {
     pub(super) q_be: Vec<u8>,
     pub(super) g_be: Vec<u8>,
     pub(super) g: Residue<u64>,
-    g_powers: Arc<GPowers>,
-}
-
-/// g's fixed-base powers for exponents of q's length, made at the second call of
-/// [`DsaParams::g_pow`]: one signature pays no table.
-#[derive(Default)]
-struct GPowers {
-    raised_once: AtomicBool,
-    powers: OnceLock<FixedBase<u64>>,
+    g_powers: Arc<GeneratorPowers>,
 }
 
 impl fmt::Debug for DsaParams {
@@ -109,23 +101,11 @@ impl DsaParams {
         })
     }
 
-    /// `g^k mod p` for an exponent of at most q's length (a nonce, a private key),
-    /// constant-time in k. The first call on these parameters (or a clone of them) is
-    /// [`Residue::pow`]; from the second on it reads g's fixed-base powers
-    /// ([`FixedBase`]: about 0.25 of the products, no squaring), made by that second
-    /// call (2^4 values for each 4 bits of q, 256 KiB at p = 2048, q = 256 bits).
-    /// Whether the table exists depends on the number of calls only.
+    /// `g^k mod p` for an exponent of at most q's length (a nonce), constant-time in k:
+    /// from the second call on these parameters (or a clone of them), by g's
+    /// precomputed powers (`generator_powers.rs`; 256 KiB at p = 2048, q = 256 bits).
     pub(super) fn g_pow(&self, k: &[u8]) -> Residue<u64> {
-        let once = &self.g_powers;
-        let powers = match once.powers.get() {
-            Some(powers) => powers,
-            None if once.raised_once.swap(true, AtomicOrdering::Relaxed) => once
-                .powers
-                .get_or_init(|| FixedBase::new(&self.g, self.q_len())),
-            None => return self.g.pow(k),
-        };
-        // A k longer than q (not one this crate makes) takes the ladder.
-        powers.pow(k).unwrap_or_else(|_| self.g.pow(k))
+        self.g_powers.pow(&self.g, self.q_len(), k)
     }
 
     /// p, big-endian without leading zeros.
@@ -178,9 +158,9 @@ mod tests {
         ];
         for (i, k) in exps.iter().enumerate() {
             assert_eq!(params.g_pow(k), params.g.pow(k), "call {i}");
-            assert_eq!(params.g_powers.powers.get().is_some(), i >= 1, "call {i}");
+            assert_eq!(params.g_powers.made(), i >= 1, "call {i}");
         }
-        assert!(clone.g_powers.powers.get().is_some());
+        assert!(clone.g_powers.made());
         assert_eq!(clone.g_pow(&exps[0]), params.g.pow(&exps[0]));
         // A longer exponent than q's length takes the ladder.
         assert_eq!(params.g_pow(&[0x77; 40]), params.g.pow(&[0x77; 40]));
