@@ -187,7 +187,7 @@ fn fixed_base_at_dsa_sizes() {
 }
 
 #[test]
-fn fixed_base_refuses_nothing_else_and_prints_no_value() {
+fn fixed_base_takes_exponents_up_to_its_length_and_prints_no_value() {
     let m = Modulus::<u64>::from_hex("0xfffffffffffffffffffffffffffffffeffffffffffffffff").unwrap();
     let g = Residue::from_hex(&m, "1234567890abcdef").unwrap();
     let powers = FixedBase::new(&g, 0);
