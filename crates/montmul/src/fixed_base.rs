@@ -14,9 +14,13 @@
 //! ```
 //!
 //! so an exponent of t bits costs `ceil(t / w) - 1` products, where the fixed window of
-//! [`crate::exp::fixed_window`] costs t squarings and `t / w` products: about a fifth
-//! of the work for w = 4. The price is the table, `ceil(t / w)` rows of `2^w` values
+//! [`crate::exp::fixed_window`] costs t squarings and `t / w` products: about a sixth
+//! of the work for w = 5. The price is the table, `ceil(t / w)` rows of `2^w` values
 //! made once ([`FixedBase::new`]: one squaring and `2^w - 2` products per row).
+//!
+//! The width w = 5 measured fastest for DSA's 256-bit exponents modulo 2048 and 3072
+//! bits on the `mulx` limbs (`docs/PERFORMANCE.md`, "The fixed base's digit width"):
+//! each wider row saves products but doubles what every read touches.
 //!
 //! Each row is read as [`crate::exp::fixed_window`] reads its table
 //! ([`Ladder::read`]: every entry in full, the wanted one kept with masks), and the
@@ -37,7 +41,7 @@ use crate::kernel::traits::PowDomain;
 use crate::{Error, Limb, Modulus, Residue};
 
 /// The digit width w ([`FixedBase::WINDOW`]).
-const WINDOW: u32 = 4;
+const WINDOW: u32 = 5;
 
 /// The rows `T[i][d] = base^(d 2^(w i))`, `i < rows`, `d < 2^w`, in the ladder's domain:
 /// row 0 is `1, base, base^2, ..`; row `i + 1` starts from `T[i][2^(w-1)]^2`, one
@@ -110,10 +114,11 @@ enum Table<L: Limb> {
 
 /// The powers of one base modulo one modulus, for constant-time exponentiations of
 /// that base by exponents of up to a given byte length, each with no squaring (module
-/// doc: `ceil(8 len / 4) - 1` products and as many reads of 16 values).
+/// doc: `ceil(8 len / 5) - 1` products and as many reads of 32 values).
 ///
-/// The table holds `ceil(8 max_len / 4)` rows of 16 values: 256 KiB for 32-byte
-/// exponents modulo 2048 bits, made by about 15 products a row. That pays where one
+/// The table holds `ceil(8 max_len / 5)` rows of 32 values: 416 KiB for 32-byte
+/// exponents modulo 2048 bits (52 rows of 32 values of 256 bytes), made by about 31
+/// products a row. That pays where one
 /// base is raised many times (a DSA key's g); for a single power [`Residue::pow`] is
 /// cheaper. The values are powers of the base, which may be secret: they are wiped
 /// (`zeroize`) on drop, and `Debug` prints sizes only.
@@ -135,8 +140,8 @@ pub struct FixedBase<L: Limb> {
 }
 
 impl<L: Limb> FixedBase<L> {
-    /// The digit width w: 2^w = 16 values a row, each read whole at every use. Wider
-    /// rows would save products (t/5 against t/4) at twice the table and twice the
+    /// The digit width w: 2^w = 32 values a row, each read whole at every use. Wider
+    /// rows would save products (t/6 against t/5) at twice the table and twice the
     /// reading.
     pub const WINDOW: u32 = WINDOW;
 

@@ -336,7 +336,7 @@ fn pow_steps_do_not_depend_on_the_exponent_bits() {
 }
 
 /// `FixedBase::pow` takes the same steps for every exponent of one length: one read of
-/// each row in turn, every one of its 16 entries in order, and a product after each
+/// each row in turn, every one of its 2^w entries in order, and a product after each
 /// read but the first; on `cios` (limbs) and on `auto` (the 52-bit digits where the CPU
 /// has AVX-512 IFMA), under both policies. Exponents of other lengths do differ.
 #[test]

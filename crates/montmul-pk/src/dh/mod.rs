@@ -15,7 +15,7 @@
 //! is that; else with q known, uniformly in [1, q - 1]; else N = bits(p) - 1.
 //!
 //! From the second key made with one [`DhParams`] (or its clones) on, y = g^x reads g's
-//! precomputed powers instead of squaring ([`montmul::FixedBase`]; 16 values for each 4
+//! precomputed powers instead of squaring ([`montmul::FixedBase`]; 32 values for each 5
 //! bits of the private exponent's length).
 
 mod encoding;

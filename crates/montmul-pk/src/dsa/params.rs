@@ -103,7 +103,7 @@ impl DsaParams {
 
     /// `g^k mod p` for an exponent of at most q's length (a nonce), constant-time in k:
     /// from the second call on these parameters (or a clone of them), by g's
-    /// precomputed powers (`generator_powers.rs`; 256 KiB at p = 2048, q = 256 bits).
+    /// precomputed powers (`generator_powers.rs`; 416 KiB at p = 2048, q = 256 bits).
     pub(super) fn g_pow(&self, k: &[u8]) -> Residue<u64> {
         self.g_powers.pow(&self.g, self.q_len(), k)
     }

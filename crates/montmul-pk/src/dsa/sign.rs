@@ -100,7 +100,7 @@ impl DsaPrivateKey {
     ///
     /// From the second signature with the same parameters (the key's, shared by its
     /// clones), g^k reads g's precomputed powers instead of squaring: the second call
-    /// makes them (256 KiB at p = 2048 bits, q = 256 bits).
+    /// makes them (416 KiB at p = 2048 bits, q = 256 bits).
     pub fn sign_prehash<D: Digest + BlockSizeUser>(
         &self,
         hash: &[u8],
