@@ -12,6 +12,9 @@
 //! - `table`: the exponentiation's masked table read (`Ladder::lookup`, a table of
 //!   2^w entries for the window `pow` uses at that size) at a fixed or a random index,
 //!   in the ladder's own domain (limbs, or the IFMA kernel's 52-bit digits);
+//! - `fixed-base`: `FixedBase::pow` (DSA's g^k, DH's g^x: reads of the precomputed powers
+//!   of one base and products, no squaring) with a fixed exponent or random exponents of
+//!   [`FIXED_BASE_LEN`] bytes, the powers of one base made before the check;
 //! - `pow-x2`: `lanes::pow_x2_lockstep`, two exponentiations in lockstep on the pair
 //!   kernel `amm52x2-ifma` (RSA's two CRT halves), on two moduli of the size: both
 //!   exponents fixed against both random; where the pair kernel does not run (no AVX-512
@@ -62,7 +65,7 @@ use clap::builder::{RangedU64ValueParser, TypedValueParser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use montmul::lab::exp::{ct_window, ct_window_limbs, table_read};
 use montmul::lab::{self, Kernel, Thresholds};
-use montmul::{lanes, Modulus, Reduction, Residue};
+use montmul::{lanes, FixedBase, Modulus, Reduction, Residue};
 use montmul_testkit::rand_core::RngCore;
 use montmul_testkit::{random_modulus, to_limbs, TestRng};
 use serde::Serialize;
@@ -81,6 +84,10 @@ const MAX_LIST: usize = 16;
 /// The most measurements whose inputs are drawn at once, before one timed loop.
 pub const BATCH: usize = 10_000;
 
+/// The exponent length of the `fixed-base` path, in bytes: DSA's and DH's exponents at
+/// 2048 and 3072 bits (a q of 256 bits). Moduli of fewer bytes take their own length.
+const FIXED_BASE_LEN: usize = 32;
+
 /// The percentiles at which the cropped tests cut (of the warm-up's times).
 const PERCENTILES: [f64; 5] = [0.5, 0.75, 0.9, 0.95, 0.99];
 
@@ -95,11 +102,12 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', default_values_t = [256u32, 2048],
           value_parser = clap::value_parser!(u32).range(16..=16384))]
     bits: Vec<u32>,
-    /// Paths to check, comma-separated: pow, mul, table, pow-x2 (two exponentiations in
-    /// lockstep on the pair kernel), pow-vartime (the control, a variable-time
-    /// exponentiation that must be found leaking).
-    #[arg(long, value_delimiter = ',', default_values = ["pow", "mul", "table"],
-          value_parser = clap::builder::PossibleValuesParser::new(["pow", "mul", "table", "pow-x2", "pow-vartime"])
+    /// Paths to check, comma-separated: pow, mul, table, fixed-base (a base's
+    /// precomputed powers, 32-byte exponents), pow-x2 (two exponentiations in lockstep
+    /// on the pair kernel), pow-vartime (the control, a variable-time exponentiation that
+    /// must be found leaking).
+    #[arg(long, value_delimiter = ',', default_values = ["pow", "mul", "table", "fixed-base"],
+          value_parser = clap::builder::PossibleValuesParser::new(["pow", "mul", "table", "fixed-base", "pow-x2", "pow-vartime"])
               .map(|s| PathKind::from_name(&s)))]
     paths: Vec<PathKind>,
     /// Reduction policies of the moduli, comma-separated: full, lazy.
@@ -160,6 +168,8 @@ pub enum PathKind {
     Mul,
     /// The masked table read, fixed against random index.
     Table,
+    /// `FixedBase::pow`, fixed against random exponents.
+    FixedBase,
     /// `lanes::pow_x2_lockstep`, both exponents fixed against both random.
     PowX2,
     /// `Residue::pow_vartime`: the control that must leak.
@@ -172,6 +182,7 @@ impl PathKind {
             "pow" => PathKind::Pow,
             "mul" => PathKind::Mul,
             "table" => PathKind::Table,
+            "fixed-base" => PathKind::FixedBase,
             "pow-x2" => PathKind::PowX2,
             _ => PathKind::PowVartime,
         }
@@ -182,6 +193,7 @@ impl PathKind {
             PathKind::Pow => "pow",
             PathKind::Mul => "mul",
             PathKind::Table => "table",
+            PathKind::FixedBase => "fixed-base",
             PathKind::PowX2 => "pow-x2",
             PathKind::PowVartime => "pow-vartime",
         }
@@ -304,6 +316,23 @@ impl Subject for Pow {
             self.base.pow(e)
         };
         black_box(r);
+    }
+}
+
+/// `FixedBase::pow` of one base's precomputed powers, on exponents of one byte length.
+struct FixedBasePow {
+    powers: FixedBase<u64>,
+    exps: Secrets,
+}
+
+impl Subject for FixedBasePow {
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
+        self.exps.prepare(classes, rng);
+    }
+
+    fn run(&mut self, i: usize) {
+        // The powers were made for exponents of this length: `pow` cannot refuse them.
+        black_box(self.powers.pow(self.exps.get(i)).ok());
     }
 }
 
@@ -641,6 +670,19 @@ fn subject(
                 base: Residue::new(m, &limbs)?,
                 exps: Secrets::new(fixed),
                 vartime: plan.path == PathKind::PowVartime,
+            })
+        }
+        PathKind::FixedBase => {
+            let len = m.byte_len().min(FIXED_BASE_LEN);
+            let mut fixed = vec![0u8; len];
+            match class {
+                FixedClass::Random => rng.fill_bytes(&mut fixed),
+                FixedClass::Top => fixed[0] = 0x80,
+                FixedClass::Edge | FixedClass::One => fixed[len - 1] = 1,
+            }
+            Box::new(FixedBasePow {
+                powers: FixedBase::new(&Residue::new(m, &limbs)?, len),
+                exps: Secrets::new(fixed),
             })
         }
         PathKind::PowX2 => {

@@ -178,7 +178,7 @@ fn the_report_has_one_line_per_path_kernel_and_size() {
     let (code, out, err) = montmul(&[
         "ct-check",
         "--paths",
-        "pow,mul,table",
+        "pow,mul,table,fixed-base",
         "--bits",
         "64",
         "--reductions",
@@ -191,7 +191,7 @@ fn the_report_has_one_line_per_path_kernel_and_size() {
     ]);
     assert_eq!(code, 0, "{err}");
     let rows = rows(&out);
-    for path in ["pow", "mul", "table"] {
+    for path in ["pow", "mul", "table", "fixed-base"] {
         assert!(
             rows.iter().any(|r| r["path"] == path),
             "{path} missing: {out}"
@@ -208,7 +208,7 @@ fn the_report_has_one_line_per_path_kernel_and_size() {
         let (code, out, err) = montmul(&[
             "ct-check",
             "--paths",
-            "mul,pow",
+            "mul,pow,fixed-base",
             "--bits",
             "64",
             "--reductions",
@@ -219,7 +219,7 @@ fn the_report_has_one_line_per_path_kernel_and_size() {
             class,
         ]);
         assert_eq!(code, 0, "{class}: {err}");
-        for path in ["mul ", "pow "] {
+        for path in ["mul ", "pow ", "fixed-base "] {
             let lines: Vec<&str> = out.lines().filter(|l| l.starts_with(path)).collect();
             assert!(!lines.is_empty(), "{class}, {path}: {out}");
             for l in lines {
