@@ -72,7 +72,7 @@ use serde::Serialize;
 
 use crate::arith::parse_reduction;
 use crate::output::outln;
-use crate::welch::{verdict, TTest, NO_LEAK};
+use crate::welch::{verdict, Moments, TTest, NO_LEAK};
 use crate::CliError;
 
 /// The most measurements per check: 10^8 runs for days at 4096 bits.
@@ -444,9 +444,11 @@ struct Row {
     /// measurements (preemptions and interrupts included).
     mean_fixed: f64,
     mean_random: f64,
-    /// The same over the measurements below the warm-up's median (the typical call).
-    typical_fixed: f64,
-    typical_random: f64,
+    /// The same over the measurements below the warm-up's median (the typical call);
+    /// `None` (JSON `null`, `-` in the line) for a class with no measurement there, as
+    /// in a leak where one class is always the slower.
+    typical_fixed: Option<f64>,
+    typical_random: Option<f64>,
     seconds: f64,
 }
 
@@ -923,8 +925,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
             rerun,
             mean_fixed: measured.raw.class(0).mean(),
             mean_random: measured.raw.class(1).mean(),
-            typical_fixed: measured.cropped[0].class(0).mean(),
-            typical_random: measured.cropped[0].class(1).mean(),
+            typical_fixed: typical(measured.cropped[0].class(0)),
+            typical_random: typical(measured.cropped[0].class(1)),
             seconds: start.elapsed().as_secs_f64(),
         };
         if !args.json {
@@ -969,6 +971,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The mean of a class's measurements, `None` where it has none.
+fn typical(m: &Moments) -> Option<f64> {
+    (m.count() > 0).then(|| m.mean())
+}
+
+/// A typical time for the line: whole units, or `-` for none.
+fn shown(t: Option<f64>) -> String {
+    t.map_or_else(|| "-".to_string(), |t| format!("{t:.0}"))
+}
+
 /// One line of the report, and the second run's where there is one.
 fn line(r: &Row) -> String {
     let again = match &r.rerun {
@@ -988,7 +1000,7 @@ fn line(r: &Row) -> String {
     };
     let first = format!(
         "{:<11} {:>5} bits  {:<12} {:<4}  N={:<9} |t| {:>6.2}  cropped {:>6.2} (p{:02.0})  {:<14}  \
-         typical {:.0}/{:.0} {} fixed/random, {:.1} s",
+         typical {}/{} {} fixed/random, {:.1} s",
         r.path,
         r.bits,
         r.kernel,
@@ -998,8 +1010,8 @@ fn line(r: &Row) -> String {
         r.t_cropped.abs(),
         r.cropped_at * 100.0,
         r.verdict,
-        r.typical_fixed,
-        r.typical_random,
+        shown(r.typical_fixed),
+        shown(r.typical_random),
         timer::UNIT,
         r.seconds
     );

@@ -127,6 +127,16 @@ fn the_harness_detects_the_variable_time_control() {
         "the control must be found leaking: {row}"
     );
     assert_eq!(row["verdict"], "leaks");
+    // The typical call of each class: the fixed one (one bit) is below the warm-up's
+    // median; the random class is slower, so it has none there (null, never a time of
+    // 0) or a slower typical time.
+    let fixed = row["typical_fixed"].as_f64().expect("a typical fixed time");
+    assert!(fixed > 0.0, "{row}");
+    let random = &row["typical_random"];
+    assert!(
+        random.is_null() || random.as_f64().is_some_and(|r| r > fixed),
+        "{row}"
+    );
 }
 
 #[test]
