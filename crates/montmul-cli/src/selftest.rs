@@ -6,7 +6,9 @@
 //! through every (kernel, word, policy) the library lists: the Montgomery product and
 //! square on raw limbs (below n, or 2n under lazy reduction), the residue operations
 //! (`+`, `-`, negation, `*`, square), `pow` and `pow_vartime` on the exponent 0 (empty
-//! and all-zero bytes), a short and a long exponent, and `inv` / `inv_vartime`. The
+//! and all-zero bytes), a short and a long exponent, and `inv` / `inv_vartime`; on
+//! `auto`, also `FixedBase::pow` (the base's powers made for the short exponent's
+//! length) on the exponent 0 and the short one. The
 //! first cases of each class take the edge moduli (2^k - 1, 2^(k-1) + 1, a top limb of
 //! all ones), then random ones; operands are edges (0, 1, n - 1, values of all-ones
 //! limbs, the bound less one) or random, half and half. Everything derives from
@@ -34,7 +36,7 @@ use std::time::Instant;
 use clap::builder::RangedU64ValueParser;
 use indicatif::{ProgressBar, ProgressStyle};
 use montmul::lab::Kernel;
-use montmul::{lab, Error, Limb, Modulus, Reduction, Residue, MAX_BITS};
+use montmul::{lab, Error, FixedBase, Limb, Modulus, Reduction, Residue, MAX_BITS};
 use montmul_testkit::exhaustive;
 use montmul_testkit::rand_core::RngCore;
 use montmul_testkit::{self as kit, TestRng};
@@ -368,6 +370,27 @@ fn run_variant<L: Limb>(k: &'static dyn Kernel<L>, r: Reduction, c: &Case, t: &m
             &ra.pow_vartime(e),
             want,
         );
+    }
+
+    // On `auto` (FixedBase reaches the kernels through the same products as `pow`):
+    // the same base's precomputed powers, made for exponents as long as the short one
+    // (a longer one costs more products than the rest of the case), on the exponents 0
+    // and the short one.
+    if name == "auto" {
+        let max_len = c.exps[2].len();
+        let powers = FixedBase::new(&ra, max_len);
+        let short = c
+            .exps
+            .iter()
+            .zip(&c.powers)
+            .filter(|(e, _)| e.len() <= max_len);
+        for (e, want) in short {
+            let op = format!("FixedBase::pow e=0x{}", hex(e));
+            match powers.pow(e) {
+                Ok(got) => ch.same(&op, &got, want),
+                Err(err) => ch.check(&op, a, &zero, false, || (err.to_string(), "Ok".into())),
+            }
+        }
     }
 
     // Inverses, where they exist; else both must say so.
@@ -713,6 +736,17 @@ mod tests {
         );
         assert!(t.mismatches.is_empty(), "{:?}", t.mismatches);
         assert_eq!(t.checks, 2 + 5 + 2 * 4 + 2);
+        // `auto` adds the fixed base's powers on the exponents 0 (two forms) and the
+        // short one.
+        let mut t = Tally::default();
+        run_variant(
+            lab::by_name::<u16>("auto").expect("auto"),
+            Reduction::Full,
+            &case,
+            &mut t,
+        );
+        assert!(t.mismatches.is_empty(), "{:?}", t.mismatches);
+        assert_eq!(t.checks, 2 + 5 + 2 * 4 + 3 + 2);
     }
 
     #[test]
