@@ -640,6 +640,18 @@ struct Plan {
     kernel: String,
 }
 
+/// The fixed exponent of `len` bytes for `class`: 0x00..01 (`Edge` and `One`),
+/// 0x80..00 (`Top`), or random bytes drawn from `rng`.
+fn fixed_exponent(class: FixedClass, len: usize, rng: &mut TestRng) -> Vec<u8> {
+    let mut e = vec![0u8; len];
+    match class {
+        FixedClass::Random => rng.fill_bytes(&mut e),
+        FixedClass::Top => e[0] = 0x80,
+        FixedClass::Edge | FixedClass::One => e[len - 1] = 1,
+    }
+    e
+}
+
 /// The subject of a planned check, its base or table and its fixed class (`Random`:
 /// drawn here from `rng`, else the edge values or R mod n).
 fn subject(
@@ -661,13 +673,7 @@ fn subject(
     };
     Ok(match plan.path {
         PathKind::Pow | PathKind::PowVartime => {
-            let len = m.byte_len();
-            let mut fixed = vec![0u8; len];
-            match class {
-                FixedClass::Random => rng.fill_bytes(&mut fixed),
-                FixedClass::Top => fixed[0] = 0x80,
-                FixedClass::Edge | FixedClass::One => fixed[len - 1] = 1,
-            }
+            let fixed = fixed_exponent(class, m.byte_len(), rng);
             Box::new(Pow {
                 base: Residue::new(m, &limbs)?,
                 exps: Secrets::new(fixed),
@@ -676,12 +682,7 @@ fn subject(
         }
         PathKind::FixedBase => {
             let len = m.byte_len().min(FIXED_BASE_LEN);
-            let mut fixed = vec![0u8; len];
-            match class {
-                FixedClass::Random => rng.fill_bytes(&mut fixed),
-                FixedClass::Top => fixed[0] = 0x80,
-                FixedClass::Edge | FixedClass::One => fixed[len - 1] = 1,
-            }
+            let fixed = fixed_exponent(class, len, rng);
             Box::new(FixedBasePow {
                 powers: FixedBase::new(&Residue::new(m, &limbs)?, len),
                 exps: Secrets::new(fixed),
@@ -693,15 +694,11 @@ fn subject(
                 .as_ref()
                 .ok_or_else(|| CliError("pow-x2: a plan without its second modulus".to_string()))?;
             let len = m.byte_len();
-            let mut fixed = vec![0u8; 2 * len];
-            match class {
-                FixedClass::Random => rng.fill_bytes(&mut fixed),
-                FixedClass::Top => (fixed[0], fixed[len]) = (0x80, 0x80),
-                FixedClass::Edge | FixedClass::One => {
-                    fixed[len - 1] = 1;
-                    fixed[2 * len - 1] = 1;
-                }
-            }
+            let fixed = [
+                fixed_exponent(class, len, rng),
+                fixed_exponent(class, len, rng),
+            ]
+            .concat();
             let mut limbs2 = vec![0u64; m2.limbs()];
             random_below_top(rng, m2.bits(), &mut limbs2);
             Box::new(PowX2 {
