@@ -118,10 +118,9 @@ enum Table<L: Limb> {
 ///
 /// The table holds `ceil(8 max_len / 5)` rows of 32 values: 416 KiB for 32-byte
 /// exponents modulo 2048 bits (52 rows of 32 values of 256 bytes), made by about 31
-/// products a row. That pays where one
-/// base is raised many times (a DSA key's g); for a single power [`Residue::pow`] is
-/// cheaper. The values are powers of the base, which may be secret: they are wiped
-/// (`zeroize`) on drop, and `Debug` prints sizes only.
+/// products a row. That pays where one base is raised many times (a DSA key's g); for
+/// a single power [`Residue::pow`] is cheaper. The values are powers of the base, which
+/// may be secret: they are wiped (`zeroize`) on drop, and `Debug` prints sizes only.
 ///
 /// ```
 /// use montmul::{FixedBase, Modulus, Residue};
