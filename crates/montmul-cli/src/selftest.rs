@@ -8,12 +8,11 @@
 //! (`+`, `-`, negation, `*`, square), `pow` and `pow_vartime` on the exponent 0 (empty
 //! and all-zero bytes), a short and a long exponent, and `inv` / `inv_vartime`; on
 //! `auto`, also `FixedBase::pow` (the base's powers made for the short exponent's
-//! length) on the exponent 0 and the short one. The
-//! first cases of each class take the edge moduli (2^k - 1, 2^(k-1) + 1, a top limb of
-//! all ones), then random ones; operands are edges (0, 1, n - 1, values of all-ones
-//! limbs, the bound less one) or random, half and half. Everything derives from
-//! `--seed` through the test kit's `TestRng`, per case, so a case is reproducible
-//! alone whatever the thread count.
+//! length) on the exponent 0 and the short one. The first cases of each class take the
+//! edge moduli (2^k - 1, 2^(k-1) + 1, a top limb of all ones), then random ones;
+//! operands are edges (0, 1, n - 1, values of all-ones limbs, the bound less one) or
+//! random, half and half. Everything derives from `--seed` through the test kit's
+//! `TestRng`, per case, so a case is reproducible alone whatever the thread count.
 //!
 //! The oracle is num-bigint (`montmul-testkit`): a Montgomery product `z` of `x` and
 //! `y` with R = 2^(w s) must satisfy `z < bound` and `z R = x y (mod n)`, which needs
