@@ -14,7 +14,7 @@
 //!   in the ladder's own domain (limbs, or the IFMA kernel's 52-bit digits);
 //! - `fixed-base`: `FixedBase::pow` (DSA's g^k, DH's g^x: reads of the precomputed powers
 //!   of one base and products, no squaring) with a fixed exponent or random exponents of
-//!   [`FIXED_BASE_LEN`] bytes, the powers of one base made before the check;
+//!   [`FIXED_BASE_LEN`](crate::ct_subjects::FIXED_BASE_LEN) bytes, the powers of one base made before the check;
 //! - `pow-x2`: `lanes::pow_x2_lockstep`, two exponentiations in lockstep on the pair
 //!   kernel `amm52x2-ifma` (RSA's two CRT halves), on two moduli of the size: both
 //!   exponents fixed against both random; where the pair kernel does not run (no AVX-512
@@ -57,20 +57,19 @@
 //! Timing is printed, never asserted: the exit status is 0 whatever |t| is, unless
 //! `--fail-above T` asks otherwise. Not constant-time itself (it is a measurement tool).
 
-use std::hint::black_box;
 use std::io::IsTerminal;
 use std::time::Instant;
 
 use clap::builder::{RangedU64ValueParser, TypedValueParser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use montmul::lab::exp::{ct_window, ct_window_limbs, table_read};
 use montmul::lab::{self, Kernel, Thresholds};
-use montmul::{lanes, FixedBase, Modulus, Reduction, Residue};
+use montmul::{lanes, Modulus, Reduction, Residue};
 use montmul_testkit::rand_core::RngCore;
 use montmul_testkit::{random_modulus, to_limbs, TestRng};
 use serde::Serialize;
 
 use crate::arith::parse_reduction;
+use crate::ct_subjects::{subject, FixedClass, PathKind, Subject};
 use crate::output::outln;
 use crate::welch::{verdict, Moments, TTest, NO_LEAK};
 use crate::CliError;
@@ -83,10 +82,6 @@ const MAX_LIST: usize = 16;
 
 /// The most measurements whose inputs are drawn at once, before one timed loop.
 pub const BATCH: usize = 10_000;
-
-/// The exponent length of the `fixed-base` path, in bytes: DSA's and DH's exponents at
-/// 2048 and 3072 bits (a q of 256 bits). Moduli of fewer bytes take their own length.
-const FIXED_BASE_LEN: usize = 32;
 
 /// The percentiles at which the cropped tests cut (of the warm-up's times).
 const PERCENTILES: [f64; 5] = [0.5, 0.75, 0.9, 0.95, 0.99];
@@ -145,61 +140,6 @@ pub struct Args {
     confirm: bool,
 }
 
-/// The fixed class of inputs (`--fixed`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum FixedClass {
-    /// Exponent 0x00..01, operands 0, table index 0.
-    Edge,
-    /// One random value, drawn once per check and then kept.
-    Random,
-    /// `mul`'s operands R mod n (Montgomery's 1); the other paths as [`FixedClass::Edge`].
-    One,
-    /// Exponent 0x80..00 (every window after the first reads entry 0, but the
-    /// accumulator moves); the other paths as [`FixedClass::Edge`].
-    Top,
-}
-
-/// What is timed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PathKind {
-    /// `Residue::pow`, fixed against random exponents.
-    Pow,
-    /// `Modulus::mont_mul`, fixed against random operands.
-    Mul,
-    /// The masked table read, fixed against random index.
-    Table,
-    /// `FixedBase::pow`, fixed against random exponents.
-    FixedBase,
-    /// `lanes::pow_x2_lockstep`, both exponents fixed against both random.
-    PowX2,
-    /// `Residue::pow_vartime`: the control that must leak.
-    PowVartime,
-}
-
-impl PathKind {
-    fn from_name(s: &str) -> Self {
-        match s {
-            "pow" => PathKind::Pow,
-            "mul" => PathKind::Mul,
-            "table" => PathKind::Table,
-            "fixed-base" => PathKind::FixedBase,
-            "pow-x2" => PathKind::PowX2,
-            _ => PathKind::PowVartime,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            PathKind::Pow => "pow",
-            PathKind::Mul => "mul",
-            PathKind::Table => "table",
-            PathKind::FixedBase => "fixed-base",
-            PathKind::PowX2 => "pow-x2",
-            PathKind::PowVartime => "pow-vartime",
-        }
-    }
-}
-
 /// The time-stamp counter on x86-64: `lfence` before and after each read keeps the
 /// timed call from overlapping the reads (Intel's recommended serialisation).
 #[cfg(target_arch = "x86_64")]
@@ -238,188 +178,6 @@ mod timer {
     pub fn now() -> u64 {
         static START: OnceLock<Instant> = OnceLock::new();
         START.get_or_init(Instant::now).elapsed().as_nanos() as u64
-    }
-}
-
-/// One operation to time on prepared inputs.
-trait Subject {
-    /// Draws the inputs of one batch: entry `i` of class `classes[i]` (0 fixed,
-    /// 1 random).
-    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng);
-    /// Runs the operation on prepared entry `i`.
-    fn run(&mut self, i: usize);
-}
-
-/// Random limbs below 2^(bits - 1), so below any modulus of `bits` bits.
-fn random_below_top(rng: &mut TestRng, bits: u32, out: &mut [u64]) {
-    for (j, w) in out.iter_mut().enumerate() {
-        let lo = 64 * j as u32;
-        *w = match (bits - 1).saturating_sub(lo) {
-            0 => 0,
-            b if b >= 64 => rng.next_u64(),
-            b => rng.next_u64() & ((1u64 << b) - 1),
-        };
-    }
-}
-
-/// The secret bytes of a batch: per entry `fixed` (class 0) or as many random bytes
-/// (class 1).
-struct Secrets {
-    fixed: Vec<u8>,
-    all: Vec<u8>,
-}
-
-impl Secrets {
-    fn new(fixed: Vec<u8>) -> Self {
-        Secrets {
-            fixed,
-            all: Vec::new(),
-        }
-    }
-
-    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
-        let len = self.fixed.len();
-        self.all.resize(classes.len() * len, 0);
-        for (e, &c) in self.all.chunks_exact_mut(len).zip(classes) {
-            if c == 0 {
-                e.copy_from_slice(&self.fixed);
-            } else {
-                rng.fill_bytes(e);
-            }
-        }
-    }
-
-    /// Entry `i`, hidden from the optimiser.
-    fn get(&self, i: usize) -> &[u8] {
-        let len = self.fixed.len();
-        black_box(&self.all[i * len..(i + 1) * len])
-    }
-}
-
-/// `Residue::pow` or `pow_vartime` of one base, on exponents of one byte length.
-struct Pow {
-    base: Residue<u64>,
-    exps: Secrets,
-    vartime: bool,
-}
-
-impl Subject for Pow {
-    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
-        self.exps.prepare(classes, rng);
-    }
-
-    fn run(&mut self, i: usize) {
-        let e = self.exps.get(i);
-        let r = if self.vartime {
-            self.base.pow_vartime(e)
-        } else {
-            self.base.pow(e)
-        };
-        black_box(r);
-    }
-}
-
-/// `FixedBase::pow` of one base's precomputed powers, on exponents of one byte length.
-struct FixedBasePow {
-    powers: FixedBase<u64>,
-    exps: Secrets,
-}
-
-impl Subject for FixedBasePow {
-    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
-        self.exps.prepare(classes, rng);
-    }
-
-    fn run(&mut self, i: usize) {
-        // The powers were made for exponents of this length: `pow` cannot refuse them.
-        black_box(self.powers.pow(self.exps.get(i)).ok());
-    }
-}
-
-/// `lanes::pow_x2_lockstep` of two bases modulo two moduli of one size, on exponent
-/// pairs of the moduli's byte length.
-struct PowX2 {
-    bases: (Residue<u64>, Residue<u64>),
-    /// Per entry, the two exponents one after the other.
-    exps: Secrets,
-}
-
-impl Subject for PowX2 {
-    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
-        self.exps.prepare(classes, rng);
-    }
-
-    fn run(&mut self, i: usize) {
-        let e = self.exps.get(i);
-        let (ea, eb) = e.split_at(e.len() / 2);
-        // The plan ran the pair once before: it covers these moduli.
-        let r = lanes::pow_x2_lockstep(&self.bases.0, ea, &self.bases.1, eb);
-        black_box(r.is_ok());
-    }
-}
-
-/// `Modulus::mont_mul` on operands of the modulus' length.
-struct Mul {
-    m: Modulus<u64>,
-    a: Vec<u64>,
-    b: Vec<u64>,
-    fixed: (Vec<u64>, Vec<u64>),
-    out: Vec<u64>,
-}
-
-impl Subject for Mul {
-    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
-        let (s, bits) = (self.m.limbs(), self.m.bits());
-        self.a.resize(classes.len() * s, 0);
-        self.b.resize(classes.len() * s, 0);
-        let pairs = self.a.chunks_exact_mut(s).zip(self.b.chunks_exact_mut(s));
-        for ((a, b), &c) in pairs.zip(classes) {
-            if c == 0 {
-                a.copy_from_slice(&self.fixed.0);
-                b.copy_from_slice(&self.fixed.1);
-            } else {
-                random_below_top(rng, bits, a);
-                random_below_top(rng, bits, b);
-            }
-        }
-    }
-
-    fn run(&mut self, i: usize) {
-        let s = self.m.limbs();
-        let (a, b) = (&self.a[i * s..(i + 1) * s], &self.b[i * s..(i + 1) * s]);
-        self.m.mont_mul(black_box(a), black_box(b), &mut self.out);
-        black_box(&self.out);
-    }
-}
-
-/// The exponentiation's masked table read (`exp::table_read`), on entries in the
-/// domain the ladder uses: the modulus' limbs or the kernel's own.
-struct Table {
-    table: Vec<Vec<u64>>,
-    index: Vec<usize>,
-    fixed: usize,
-    out: Vec<u64>,
-}
-
-impl Subject for Table {
-    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
-        let entries = self.table.len() as u64;
-        self.index = classes
-            .iter()
-            .map(|&c| {
-                if c == 0 {
-                    self.fixed
-                } else {
-                    (rng.next_u64() % entries) as usize
-                }
-            })
-            .collect();
-    }
-
-    fn run(&mut self, i: usize) {
-        let index = black_box(self.index[i]);
-        table_read(&self.table, index, &mut self.out);
-        black_box(&self.out);
     }
 }
 
@@ -640,121 +398,6 @@ struct Plan {
     kernel: String,
 }
 
-/// The fixed exponent of `len` bytes for `class`: 0x00..01 (`Edge` and `One`),
-/// 0x80..00 (`Top`), or random bytes drawn from `rng`.
-fn fixed_exponent(class: FixedClass, len: usize, rng: &mut TestRng) -> Vec<u8> {
-    let mut e = vec![0u8; len];
-    match class {
-        FixedClass::Random => rng.fill_bytes(&mut e),
-        FixedClass::Top => e[0] = 0x80,
-        FixedClass::Edge | FixedClass::One => e[len - 1] = 1,
-    }
-    e
-}
-
-/// The subject of a planned check, its base or table and its fixed class (`Random`:
-/// drawn here from `rng`, else the edge values or R mod n).
-fn subject(
-    plan: &Plan,
-    class: FixedClass,
-    rng: &mut TestRng,
-) -> Result<Box<dyn Subject>, CliError> {
-    let random = class == FixedClass::Random;
-    let m = &plan.m;
-    let (s, bits) = (m.limbs(), m.bits());
-    let mut limbs = vec![0u64; s];
-    random_below_top(rng, bits, &mut limbs);
-    let operand = |rng: &mut TestRng| {
-        let mut x = vec![0u64; s];
-        if random {
-            random_below_top(rng, bits, &mut x);
-        }
-        x
-    };
-    Ok(match plan.path {
-        PathKind::Pow | PathKind::PowVartime => {
-            let fixed = fixed_exponent(class, m.byte_len(), rng);
-            Box::new(Pow {
-                base: Residue::new(m, &limbs)?,
-                exps: Secrets::new(fixed),
-                vartime: plan.path == PathKind::PowVartime,
-            })
-        }
-        PathKind::FixedBase => {
-            let len = m.byte_len().min(FIXED_BASE_LEN);
-            let fixed = fixed_exponent(class, len, rng);
-            Box::new(FixedBasePow {
-                powers: FixedBase::new(&Residue::new(m, &limbs)?, len),
-                exps: Secrets::new(fixed),
-            })
-        }
-        PathKind::PowX2 => {
-            let m2 = plan
-                .second
-                .as_ref()
-                .ok_or_else(|| CliError("pow-x2: a plan without its second modulus".to_string()))?;
-            let len = m.byte_len();
-            let fixed = [
-                fixed_exponent(class, len, rng),
-                fixed_exponent(class, len, rng),
-            ]
-            .concat();
-            let mut limbs2 = vec![0u64; m2.limbs()];
-            random_below_top(rng, m2.bits(), &mut limbs2);
-            Box::new(PowX2 {
-                bases: (Residue::new(m, &limbs)?, Residue::new(m2, &limbs2)?),
-                exps: Secrets::new(fixed),
-            })
-        }
-        PathKind::Mul => Box::new(Mul {
-            m: m.clone(),
-            a: Vec::new(),
-            b: Vec::new(),
-            fixed: match class {
-                FixedClass::One => (m.r1().to_vec(), m.r1().to_vec()),
-                _ => (operand(rng), operand(rng)),
-            },
-            out: vec![0; s],
-        }),
-        PathKind::Table => {
-            // The table `pow` reads for an exponent as long as the modulus.
-            let domain = m.engine().pow_domain(m);
-            let exp_bits = 8 * m.byte_len();
-            let w = match domain {
-                Some(_) => ct_window(exp_bits),
-                None => ct_window_limbs(exp_bits),
-            };
-            let entries = 1usize << w;
-            let table: Vec<Vec<u64>> = (0..entries)
-                .map(|_| {
-                    random_below_top(rng, bits, &mut limbs);
-                    match &domain {
-                        None => limbs.clone(),
-                        Some(d) => {
-                            let mut out = vec![0; d.words()];
-                            let mut scratch = vec![0; d.scratch_words()];
-                            d.enter(&limbs, &mut out, &mut scratch);
-                            out
-                        }
-                    }
-                })
-                .collect();
-            let out = vec![0; table[0].len()];
-            let fixed = if random {
-                (rng.next_u64() % entries as u64) as usize
-            } else {
-                0
-            };
-            Box::new(Table {
-                table,
-                index: Vec::new(),
-                fixed,
-                out,
-            })
-        }
-    })
-}
-
 /// The checks for every size, path and kernel asked for, and a line for each check
 /// that cannot run here.
 fn plan(args: &Args, rng: &mut TestRng) -> Result<(Vec<Plan>, Vec<String>), CliError> {
@@ -893,7 +536,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let mut rows = Vec::new();
     for p in &plans {
         bar.set_message(format!("{} {} bits {}", p.path.name(), p.bits, p.kernel));
-        let mut s = subject(p, args.fixed, &mut rng)?;
+        let mut s = subject(p.path, &p.m, p.second.as_ref(), args.fixed, &mut rng)?;
         let start = Instant::now();
         let measured = measure(s.as_mut(), args.measurements, &mut rng, &bar);
         let (t, t_cropped, cropped_at, found) = measured.judged();

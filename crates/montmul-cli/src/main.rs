@@ -10,6 +10,7 @@ mod bench_lanes;
 mod bench_pk;
 mod bench_threads;
 mod ct_check;
+mod ct_subjects;
 mod dh;
 mod dsa;
 mod gen;

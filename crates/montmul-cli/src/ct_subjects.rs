@@ -1,0 +1,371 @@
+//! What `montmul ct-check` times: one operation of a constant-time path on prepared
+//! secret inputs, of class 0 (fixed) or class 1 (random), per [`PathKind`] and
+//! [`FixedClass`]. The measurement and the report are `ct_check`'s; this module only
+//! draws the inputs of a batch and runs the operation on one of them.
+//!
+//! Not constant-time itself (it is a measurement tool).
+
+use std::hint::black_box;
+
+use montmul::lab::exp::{ct_window, ct_window_limbs, table_read};
+use montmul::{lanes, FixedBase, Modulus, Residue};
+use montmul_testkit::rand_core::RngCore;
+use montmul_testkit::TestRng;
+
+use crate::CliError;
+
+/// The exponent length of the `fixed-base` path, in bytes: DSA's and DH's exponents at
+/// 2048 and 3072 bits (a q of 256 bits). Moduli of fewer bytes take their own length.
+pub const FIXED_BASE_LEN: usize = 32;
+
+/// The fixed class of inputs (`--fixed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FixedClass {
+    /// Exponent 0x00..01, operands 0, table index 0.
+    Edge,
+    /// One random value, drawn once per check and then kept.
+    Random,
+    /// `mul`'s operands R mod n (Montgomery's 1); the other paths as [`FixedClass::Edge`].
+    One,
+    /// Exponent 0x80..00 (every window after the first reads entry 0, but the
+    /// accumulator moves); the other paths as [`FixedClass::Edge`].
+    Top,
+}
+
+/// What is timed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathKind {
+    /// `Residue::pow`, fixed against random exponents.
+    Pow,
+    /// `Modulus::mont_mul`, fixed against random operands.
+    Mul,
+    /// The masked table read, fixed against random index.
+    Table,
+    /// `FixedBase::pow`, fixed against random exponents.
+    FixedBase,
+    /// `lanes::pow_x2_lockstep`, both exponents fixed against both random.
+    PowX2,
+    /// `Residue::pow_vartime`: the control that must leak.
+    PowVartime,
+}
+
+impl PathKind {
+    pub fn from_name(s: &str) -> Self {
+        match s {
+            "pow" => PathKind::Pow,
+            "mul" => PathKind::Mul,
+            "table" => PathKind::Table,
+            "fixed-base" => PathKind::FixedBase,
+            "pow-x2" => PathKind::PowX2,
+            _ => PathKind::PowVartime,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PathKind::Pow => "pow",
+            PathKind::Mul => "mul",
+            PathKind::Table => "table",
+            PathKind::FixedBase => "fixed-base",
+            PathKind::PowX2 => "pow-x2",
+            PathKind::PowVartime => "pow-vartime",
+        }
+    }
+}
+
+/// One operation to time on prepared inputs.
+pub trait Subject {
+    /// Draws the inputs of one batch: entry `i` of class `classes[i]` (0 fixed,
+    /// 1 random).
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng);
+    /// Runs the operation on prepared entry `i`.
+    fn run(&mut self, i: usize);
+}
+
+/// Random limbs below 2^(bits - 1), so below any modulus of `bits` bits.
+fn random_below_top(rng: &mut TestRng, bits: u32, out: &mut [u64]) {
+    for (j, w) in out.iter_mut().enumerate() {
+        let lo = 64 * j as u32;
+        *w = match (bits - 1).saturating_sub(lo) {
+            0 => 0,
+            b if b >= 64 => rng.next_u64(),
+            b => rng.next_u64() & ((1u64 << b) - 1),
+        };
+    }
+}
+
+/// The secret bytes of a batch: per entry `fixed` (class 0) or as many random bytes
+/// (class 1).
+struct Secrets {
+    fixed: Vec<u8>,
+    all: Vec<u8>,
+}
+
+impl Secrets {
+    fn new(fixed: Vec<u8>) -> Self {
+        Secrets {
+            fixed,
+            all: Vec::new(),
+        }
+    }
+
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
+        let len = self.fixed.len();
+        self.all.resize(classes.len() * len, 0);
+        for (e, &c) in self.all.chunks_exact_mut(len).zip(classes) {
+            if c == 0 {
+                e.copy_from_slice(&self.fixed);
+            } else {
+                rng.fill_bytes(e);
+            }
+        }
+    }
+
+    /// Entry `i`, hidden from the optimiser.
+    fn get(&self, i: usize) -> &[u8] {
+        let len = self.fixed.len();
+        black_box(&self.all[i * len..(i + 1) * len])
+    }
+}
+
+/// `Residue::pow` or `pow_vartime` of one base, on exponents of one byte length.
+struct Pow {
+    base: Residue<u64>,
+    exps: Secrets,
+    vartime: bool,
+}
+
+impl Subject for Pow {
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
+        self.exps.prepare(classes, rng);
+    }
+
+    fn run(&mut self, i: usize) {
+        let e = self.exps.get(i);
+        let r = if self.vartime {
+            self.base.pow_vartime(e)
+        } else {
+            self.base.pow(e)
+        };
+        black_box(r);
+    }
+}
+
+/// `FixedBase::pow` of one base's precomputed powers, on exponents of one byte length.
+struct FixedBasePow {
+    powers: FixedBase<u64>,
+    exps: Secrets,
+}
+
+impl Subject for FixedBasePow {
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
+        self.exps.prepare(classes, rng);
+    }
+
+    fn run(&mut self, i: usize) {
+        // The powers were made for exponents of this length: `pow` cannot refuse them.
+        black_box(self.powers.pow(self.exps.get(i)).ok());
+    }
+}
+
+/// `lanes::pow_x2_lockstep` of two bases modulo two moduli of one size, on exponent
+/// pairs of the moduli's byte length.
+struct PowX2 {
+    bases: (Residue<u64>, Residue<u64>),
+    /// Per entry, the two exponents one after the other.
+    exps: Secrets,
+}
+
+impl Subject for PowX2 {
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
+        self.exps.prepare(classes, rng);
+    }
+
+    fn run(&mut self, i: usize) {
+        let e = self.exps.get(i);
+        let (ea, eb) = e.split_at(e.len() / 2);
+        // The plan ran the pair once before: it covers these moduli.
+        let r = lanes::pow_x2_lockstep(&self.bases.0, ea, &self.bases.1, eb);
+        black_box(r.is_ok());
+    }
+}
+
+/// `Modulus::mont_mul` on operands of the modulus' length.
+struct Mul {
+    m: Modulus<u64>,
+    a: Vec<u64>,
+    b: Vec<u64>,
+    fixed: (Vec<u64>, Vec<u64>),
+    out: Vec<u64>,
+}
+
+impl Subject for Mul {
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
+        let (s, bits) = (self.m.limbs(), self.m.bits());
+        self.a.resize(classes.len() * s, 0);
+        self.b.resize(classes.len() * s, 0);
+        let pairs = self.a.chunks_exact_mut(s).zip(self.b.chunks_exact_mut(s));
+        for ((a, b), &c) in pairs.zip(classes) {
+            if c == 0 {
+                a.copy_from_slice(&self.fixed.0);
+                b.copy_from_slice(&self.fixed.1);
+            } else {
+                random_below_top(rng, bits, a);
+                random_below_top(rng, bits, b);
+            }
+        }
+    }
+
+    fn run(&mut self, i: usize) {
+        let s = self.m.limbs();
+        let (a, b) = (&self.a[i * s..(i + 1) * s], &self.b[i * s..(i + 1) * s]);
+        self.m.mont_mul(black_box(a), black_box(b), &mut self.out);
+        black_box(&self.out);
+    }
+}
+
+/// The exponentiation's masked table read (`exp::table_read`), on entries in the
+/// domain the ladder uses: the modulus' limbs or the kernel's own.
+struct Table {
+    table: Vec<Vec<u64>>,
+    index: Vec<usize>,
+    fixed: usize,
+    out: Vec<u64>,
+}
+
+impl Subject for Table {
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
+        let entries = self.table.len() as u64;
+        self.index = classes
+            .iter()
+            .map(|&c| {
+                if c == 0 {
+                    self.fixed
+                } else {
+                    (rng.next_u64() % entries) as usize
+                }
+            })
+            .collect();
+    }
+
+    fn run(&mut self, i: usize) {
+        let index = black_box(self.index[i]);
+        table_read(&self.table, index, &mut self.out);
+        black_box(&self.out);
+    }
+}
+
+/// The fixed exponent of `len` bytes for `class`: 0x00..01 (`Edge` and `One`),
+/// 0x80..00 (`Top`), or random bytes drawn from `rng`.
+fn fixed_exponent(class: FixedClass, len: usize, rng: &mut TestRng) -> Vec<u8> {
+    let mut e = vec![0u8; len];
+    match class {
+        FixedClass::Random => rng.fill_bytes(&mut e),
+        FixedClass::Top => e[0] = 0x80,
+        FixedClass::Edge | FixedClass::One => e[len - 1] = 1,
+    }
+    e
+}
+
+/// The subject of one check of `path` modulo `m` (and, for `pow-x2`, the `second`
+/// modulus): its base or table and its fixed class (`Random`: drawn here from `rng`,
+/// else the edge values or R mod n).
+pub fn subject(
+    path: PathKind,
+    m: &Modulus<u64>,
+    second: Option<&Modulus<u64>>,
+    class: FixedClass,
+    rng: &mut TestRng,
+) -> Result<Box<dyn Subject>, CliError> {
+    let random = class == FixedClass::Random;
+    let (s, bits) = (m.limbs(), m.bits());
+    let mut limbs = vec![0u64; s];
+    random_below_top(rng, bits, &mut limbs);
+    let operand = |rng: &mut TestRng| {
+        let mut x = vec![0u64; s];
+        if random {
+            random_below_top(rng, bits, &mut x);
+        }
+        x
+    };
+    Ok(match path {
+        PathKind::Pow | PathKind::PowVartime => {
+            let fixed = fixed_exponent(class, m.byte_len(), rng);
+            Box::new(Pow {
+                base: Residue::new(m, &limbs)?,
+                exps: Secrets::new(fixed),
+                vartime: path == PathKind::PowVartime,
+            })
+        }
+        PathKind::FixedBase => {
+            let len = m.byte_len().min(FIXED_BASE_LEN);
+            let fixed = fixed_exponent(class, len, rng);
+            Box::new(FixedBasePow {
+                powers: FixedBase::new(&Residue::new(m, &limbs)?, len),
+                exps: Secrets::new(fixed),
+            })
+        }
+        PathKind::PowX2 => {
+            let m2 = second
+                .ok_or_else(|| CliError("pow-x2: a plan without its second modulus".to_string()))?;
+            let len = m.byte_len();
+            let fixed = [
+                fixed_exponent(class, len, rng),
+                fixed_exponent(class, len, rng),
+            ]
+            .concat();
+            let mut limbs2 = vec![0u64; m2.limbs()];
+            random_below_top(rng, m2.bits(), &mut limbs2);
+            Box::new(PowX2 {
+                bases: (Residue::new(m, &limbs)?, Residue::new(m2, &limbs2)?),
+                exps: Secrets::new(fixed),
+            })
+        }
+        PathKind::Mul => Box::new(Mul {
+            m: m.clone(),
+            a: Vec::new(),
+            b: Vec::new(),
+            fixed: match class {
+                FixedClass::One => (m.r1().to_vec(), m.r1().to_vec()),
+                _ => (operand(rng), operand(rng)),
+            },
+            out: vec![0; s],
+        }),
+        PathKind::Table => {
+            // The table `pow` reads for an exponent as long as the modulus.
+            let domain = m.engine().pow_domain(m);
+            let exp_bits = 8 * m.byte_len();
+            let w = match domain {
+                Some(_) => ct_window(exp_bits),
+                None => ct_window_limbs(exp_bits),
+            };
+            let entries = 1usize << w;
+            let table: Vec<Vec<u64>> = (0..entries)
+                .map(|_| {
+                    random_below_top(rng, bits, &mut limbs);
+                    match &domain {
+                        None => limbs.clone(),
+                        Some(d) => {
+                            let mut out = vec![0; d.words()];
+                            let mut scratch = vec![0; d.scratch_words()];
+                            d.enter(&limbs, &mut out, &mut scratch);
+                            out
+                        }
+                    }
+                })
+                .collect();
+            let out = vec![0; table[0].len()];
+            let fixed = if random {
+                (rng.next_u64() % entries as u64) as usize
+            } else {
+                0
+            };
+            Box::new(Table {
+                table,
+                index: Vec::new(),
+                fixed,
+                out,
+            })
+        }
+    })
+}
