@@ -19,10 +19,11 @@
 //! the off-diagonal triangle, then one pass that doubles it and adds the squares
 //! `a[i]^2`. Short rows cost nearly as much in loop control as in products, so the
 //! triangle is one asm loop whose body holds a row for each length modulo 8 (no
-//! single-limb loop, no call per row), at 16, 17, 24, 25 and 33 words (1024 to 2048-bit
-//! moduli) straight-line code with no loop at all, and from 32 words, for a multiple of
-//! 8, eight rows per pass like the REDC (`rows8`); the doubling is a `shrx`/`lea`
-//! shift off the flags, leaving one carry chain for the squares.
+//! single-limb loop, no call per row), at 16, 17 and 25 words (1024-bit moduli, and the
+//! lazy-reduction sizes of 1024 and 1536 bits) straight-line code with no loop at all,
+//! and from 24 words, for a multiple of 8, eight rows per pass like the REDC (`rows8`);
+//! the doubling is a `shrx`/`lea` shift off the flags, leaving one carry chain for the
+//! squares.
 //!
 //! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (loop counts and every
 //! branch depend on the length only; no branch or address depends on values). Needs
@@ -514,25 +515,11 @@ unrolled_triangle_fn!(
     "17"
 );
 unrolled_triangle_fn!(
-    sqr_triangle_24_adx,
-    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22",
-    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23",
-    "23",
-    "24"
-);
-unrolled_triangle_fn!(
     sqr_triangle_25_adx,
     "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23",
     "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24",
     "24",
     "25"
-);
-unrolled_triangle_fn!(
-    sqr_triangle_33_adx,
-    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31",
-    "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32",
-    "32",
-    "33"
 );
 
 /// One limb of the doubling and diagonal pass at byte offsets `ao` of `a` and `ro` of
@@ -690,21 +677,19 @@ impl AddMul for Mulx {
         {
             let n = a.len();
             assert!(n >= 2 && r.len() == 2 * n, "triangle of the wrong length");
-            // From 32 limbs, a multiple of 8 takes eight rows per pass.
-            if n >= 32 && rows8::sqr_triangle8(self, r, a) {
+            // From 24 limbs, a multiple of 8 takes eight rows per pass.
+            if n >= 24 && rows8::sqr_triangle8(self, r, a) {
                 return;
             }
             r[0] = 0;
             r[2 * n - 1] = 0;
-            // The sizes of 1024 and 1536-bit moduli, each with its lazy-reduction
-            // neighbour, and 2048 bits under lazy reduction have a straight-line
-            // triangle.
+            // A 1024-bit modulus and the lazy-reduction neighbours of 1024 and 1536
+            // bits have a straight-line triangle (docs/PERFORMANCE.md, "The squaring's
+            // triangle in a chain of squarings").
             let unrolled = match n {
                 16 => Some(sqr_triangle_16_adx as unsafe fn(*mut u64, *const u64)),
                 17 => Some(sqr_triangle_17_adx as unsafe fn(*mut u64, *const u64)),
-                24 => Some(sqr_triangle_24_adx as unsafe fn(*mut u64, *const u64)),
                 25 => Some(sqr_triangle_25_adx as unsafe fn(*mut u64, *const u64)),
-                33 => Some(sqr_triangle_33_adx as unsafe fn(*mut u64, *const u64)),
                 _ => None,
             };
             if let Some(f) = unrolled {
@@ -722,7 +707,8 @@ impl AddMul for Mulx {
     fn double_add_diagonal(self, r: &mut [u64], a: &[u64]) {
         {
             assert_eq!(r.len(), 2 * a.len(), "square of the wrong length");
-            // The sizes with a straight-line triangle have a straight-line pass too.
+            // The sizes of 1024 to 2048-bit moduli and their lazy-reduction neighbours
+            // have a straight-line pass.
             let unrolled = match a.len() {
                 16 => Some(double_add_diagonal_16_adx as unsafe fn(*mut u64, *const u64)),
                 17 => Some(double_add_diagonal_17_adx as unsafe fn(*mut u64, *const u64)),

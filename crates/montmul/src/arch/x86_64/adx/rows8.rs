@@ -1,7 +1,7 @@
 //! Eight rows at a time on `mulx`/`adcx`/`adox`, with the eight words the rows are
 //! working on in registers: `mulx-redc`'s REDC for moduli of a multiple of 8 limbs
 //! (512, 1024, 1536, 2048, 3072 and 4096 bits), and the triangle of its squaring from
-//! 32 such limbs.
+//! 24 such limbs.
 //!
 //! # Algorithm
 //!
@@ -31,9 +31,8 @@
 //! The squaring's triangle (seed 004 appendix, SOS: each `a_i a_j`, `i < j`, once) is
 //! the same pass with the multipliers given, `a[8b .. 8b+8]` for block `b`, over
 //! `a[8b ..]` at `r[16b ..]`; its corner keeps only the products above the diagonal,
-//! 28 of the 64 ([`sqr_triangle8`]). At 16 and 24 limbs, where the corners are a larger
-//! share, the straight-line rows of the module above are faster and keep those sizes
-//! (`docs/PERFORMANCE.md`).
+//! 28 of the 64 ([`sqr_triangle8`]). It serves from 24 limbs; at 16 the straight-line
+//! rows of the module above are faster (`docs/PERFORMANCE.md`).
 //!
 //! # Bounds
 //!
