@@ -161,7 +161,7 @@ pub fn mul_redc<R: AddMul, const N: usize>(
 ) -> [u64; N] {
     let mut wide = [[0u64; N]; 2];
     let wide = wide.as_flattened_mut();
-    mpn::mul_basecase(rows, wide, a, b);
+    rows.mul_basecase(wide, a, b);
     let mut out = [0u64; N];
     // Inputs below n (full) or 2n with R > 4n (lazy): the product is below n R.
     let top = rows.redc(wide, n, n0, &mut out);

@@ -54,6 +54,13 @@ pub trait AddMul: Copy {
         double_add_diagonal(r, a);
     }
 
+    /// The product `r = a b` as [`mul_basecase`] (its contract); rows with a faster
+    /// form override it.
+    #[inline(always)]
+    fn mul_basecase(self, r: &mut [u64], a: &[u64], b: &[u64]) {
+        mul_basecase(self, r, a, b);
+    }
+
     /// Montgomery reduction of the `2s`-word `t` into `out`, returning `top`, as
     /// [`redc`] (its contract and bounds); rows with a faster form override it.
     #[inline(always)]

@@ -10,9 +10,9 @@
 //! `a b = a0 b0 + (a0 b0 + a1 b1 + (a0 - a1)(b1 - b0)) X + a1 b1 X^2`,
 //!
 //! three half-size products instead of four, applied recursively down to the schoolbook
-//! base case ([`mpn::mul_basecase`], [`mpn::sqr_basecase`]) below a measured size
-//! (`crate::thresholds`). The full `2s`-word product is then reduced by REDC
-//! ([`mpn::redc`]). Every row runs on [`Mulx`] (`mulx`/`adcx`/`adox`) where the
+//! base case (the rows' [`AddMul::mul_basecase`], [`mpn::sqr_basecase`]) below a
+//! measured size (`crate::thresholds`). The full `2s`-word product is then reduced by
+//! REDC ([`mpn::redc`]). Every row runs on [`Mulx`] (`mulx`/`adcx`/`adox`) where the
 //! [`Adx`] token exists, chosen once per modulus, on [`Portable`] rows elsewhere.
 //!
 //! Words: 64. Reduction: `Full` and `Lazy`. Constant-time:
@@ -117,7 +117,7 @@ pub fn product<R: AddMul>(
 ) {
     let n = a.len();
     if n < base.max(2) {
-        mpn::mul_basecase(rows, r, a, b);
+        rows.mul_basecase(r, a, b);
         return;
     }
     let l = n / 2;

@@ -10,8 +10,8 @@
 //! off-diagonal product once, seed 004's SOS) followed by REDC, all on this row
 //! ([`crate::mpn::mont_separated`]), on stack arrays at the sizes of
 //! [`crate::fixed::SIZES`]; [`crate::algo::karatsuba`] uses the same row under its
-//! Karatsuba recursion. For a multiple of 8 limbs the REDC makes one pass over the
-//! product per eight rows, its working words in registers (`rows8`). [`cios`] is
+//! Karatsuba recursion. For a multiple of 8 limbs the product and the REDC make one
+//! pass per eight rows, their working words in registers (`rows8`). [`cios`] is
 //! `mulx-cios`.
 //!
 //! The squaring has its own passes ([`AddMul::sqr_triangle`],
@@ -729,6 +729,14 @@ impl AddMul for Mulx {
         }
     }
 
+    /// Eight rows per pass ([`rows8::mul8`]) where both lengths are multiples of 8.
+    #[inline(always)]
+    fn mul_basecase(self, r: &mut [u64], a: &[u64], b: &[u64]) {
+        if !rows8::mul8(self, r, a, b) {
+            mpn::mul_basecase(self, r, a, b);
+        }
+    }
+
     /// Eight rows per pass ([`rows8::redc8`]) where the length is a multiple of 8.
     #[inline(always)]
     fn redc(self, t: &mut [u64], n: &[u64], n0: u64, out: &mut [u64]) -> u64 {
@@ -780,7 +788,7 @@ impl Kernel<u64> for MulxRedcRows {
     fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
         let rows = self.0;
         mpn::mont_separated(rows, m.n(), m.n0(), m.reduction(), 0, out, |wide, _| {
-            mpn::mul_basecase(rows, wide, a, b)
+            rows.mul_basecase(wide, a, b)
         });
     }
 

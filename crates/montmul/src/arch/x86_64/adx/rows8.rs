@@ -28,6 +28,11 @@
 //!
 //! The next block starts at `t + 8` words. A modulus of `s` limbs takes `s / 8` blocks.
 //!
+//! A product `a b` (seed 004 appendix, the schoolbook product of SOS) is the same pass
+//! with the multipliers `b[8k .. 8k+8]` given and every product kept: block `k` adds
+//! them over all of `a` at `r[8k ..]`, its corner storing its columns as a chunk does
+//! ([`mul8`]).
+//!
 //! The squaring's triangle (seed 004 appendix, SOS: each `a_i a_j`, `i < j`, once) is
 //! the same pass with the multipliers given, `a[8b .. 8b+8]` for block `b`, over
 //! `a[8b ..]` at `r[16b ..]`; its corner keeps only the products above the diagonal,
@@ -347,6 +352,53 @@ eight_row_block!(
     triangle8_row
 );
 
+eight_row_block!(
+    /// Eight rows of a product: the multipliers `b[8k .. 8k+8]` (in scratch), each
+    /// product added, the corner's columns stored as the chunks' are.
+    mul8_block,
+    chunk_row
+);
+
+/// The product `r = a b` as [`crate::mpn::mul_basecase`], eight rows per pass, for
+/// `a.len()` and `b.len()` multiples of 8 and `r` exactly `a.len() + b.len()` words;
+/// `false` (nothing touched) otherwise.
+///
+/// Block `k` is rows `8k .. 8k+8`: the multipliers `b[8k .. 8k+8]` over all of `a` at
+/// `r[8k ..]`, as REDC's blocks are over `n` at `t[8k ..]`; its carry out at column
+/// `8k + a.len() + 8` is the next block's `top`, and after the last block it is 0 (the
+/// product is below `2^(64 (a.len() + b.len()))`).
+///
+/// Constant-time: yes.
+#[inline(always)]
+pub(super) fn mul8(rows: Mulx, r: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+    let _ = rows;
+    let (sa, sb) = (a.len(), b.len());
+    if sa == 0 || sb == 0 || !sa.is_multiple_of(8) || !sb.is_multiple_of(8) {
+        return false;
+    }
+    if r.len() != sa + sb {
+        return false;
+    }
+    r.fill(0);
+    let mut scratch = [0u64; 12];
+    for block in 0..sb / 8 {
+        scratch[..8].copy_from_slice(&b[8 * block..8 * block + 8]);
+        // SAFETY: BMI2 and ADX are present (the `Mulx` token); the block at word 8
+        // block reads a[0 .. sa] (8 chunks words) and reads and writes r[8 block .. 8
+        // block + sa + 8], inside r's sa + sb words since 8 block + 8 <= sb.
+        unsafe {
+            mul8_block(
+                r.as_mut_ptr().add(8 * block),
+                a.as_ptr(),
+                sa / 8,
+                &mut scratch,
+            )
+        };
+    }
+    debug_assert_eq!(scratch[11], 0, "the product fits in sa + sb words");
+    true
+}
+
 /// REDC as [`crate::mpn::redc`] (same contract: `out = t R^-1` up to one `n`, `top`
 /// returned), eight rows per pass, for `n.len()` a multiple of 8; `None` (nothing
 /// touched) for other lengths.
@@ -535,6 +587,36 @@ mod tests {
         }
     }
 
+    /// The eight-row product against num-bigint's.
+    fn check_product(a: &[u64], b: &[u64]) {
+        let rows = Mulx::new(Adx::new().expect("checked by the caller"));
+        let mut r = vec![7u64; a.len() + b.len()];
+        assert!(mul8(rows, &mut r, a, b));
+        let value = crate::mpn::oracle_value;
+        assert_eq!(value(&r), value(a) * value(b), "{} x {}", a.len(), b.len());
+    }
+
+    #[test]
+    fn product_equals_the_oracle_at_every_size_and_extreme() {
+        if Adx::new().is_none() {
+            eprintln!("SKIPPED: the eight-row product needs BMI2 and ADX");
+            return;
+        }
+        for s in [8, 16, 24, 32, 40, 48, 64, 128, 256] {
+            for seed in 0..4u64 {
+                let fill = [None, Some(u64::MAX), Some(0), None][seed as usize];
+                let (n, t) = case(s, seed, u64::MAX, fill);
+                check_product(&t[..s], &n);
+                check_product(&t[..s], &t[s..]);
+                // Unequal lengths: 8 words by s, s by 8.
+                check_product(&t[..s], &n[..8]);
+                check_product(&n[..8], &t[..s]);
+            }
+            let ones = vec![u64::MAX; s];
+            check_product(&ones, &ones);
+        }
+    }
+
     #[test]
     fn other_lengths_are_left_to_the_rows() {
         let Some(adx) = Adx::new() else {
@@ -552,6 +634,12 @@ mod tests {
         let mut r = vec![1u64; 24];
         assert!(!sqr_triangle8(Mulx::new(adx), &mut r, &n));
         assert_eq!(r, vec![1u64; 24]);
+        assert!(!mul8(Mulx::new(adx), &mut r, &n, &n));
+        assert_eq!(r, vec![1u64; 24]);
+        // Multiples of 8, but a destination of the wrong length.
+        let mut r = vec![1u64; 40];
+        assert!(!mul8(Mulx::new(adx), &mut r, &t[..16], &t[..16]));
+        assert_eq!(r, vec![1u64; 40]);
     }
 
     proptest! {
@@ -562,6 +650,7 @@ mod tests {
                 let (n, t) = case(8 * s8, seed, top, fill);
                 check(&t, &n, neg_inv(n[0]));
                 check_triangle(&t[..8 * s8]);
+                check_product(&t[..8 * s8], &n);
             }
         }
     }
