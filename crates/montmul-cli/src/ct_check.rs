@@ -14,7 +14,8 @@
 //!   in the ladder's own domain (limbs, or the IFMA kernel's 52-bit digits);
 //! - `fixed-base`: `FixedBase::pow` (DSA's g^k, DH's g^x: reads of the precomputed powers
 //!   of one base and products, no squaring) with a fixed exponent or random exponents of
-//!   [`FIXED_BASE_LEN`](crate::ct_subjects::FIXED_BASE_LEN) bytes, the powers of one base made before the check;
+//!   [`FIXED_BASE_LEN`](crate::ct_subjects::FIXED_BASE_LEN) bytes, the powers of one
+//!   base made before the check;
 //! - `pow-x2`: `lanes::pow_x2_lockstep`, two exponentiations in lockstep on the pair
 //!   kernel `amm52x2-ifma` (RSA's two CRT halves), on two moduli of the size: both
 //!   exponents fixed against both random; where the pair kernel does not run (no AVX-512
