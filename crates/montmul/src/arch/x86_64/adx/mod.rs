@@ -11,8 +11,8 @@
 //! ([`crate::mpn::mont_separated`]), on stack arrays at the sizes of
 //! [`crate::fixed::SIZES`]; [`crate::algo::karatsuba`] uses the same row under its
 //! Karatsuba recursion. For a multiple of 8 limbs the product and the REDC make one
-//! pass per eight rows, their working words in registers (`rows8`). [`cios`] is
-//! `mulx-cios`.
+//! pass per eight rows, their working words in registers, and at 12 and 20 limbs per
+//! four rows (`row_passes`). [`cios`] is `mulx-cios`.
 //!
 //! The squaring has its own passes ([`AddMul::sqr_triangle`],
 //! [`AddMul::double_add_diagonal`]), as in OpenSSL's `sqrx8x` and GMP's `sqr_basecase`:
@@ -21,7 +21,7 @@
 //! triangle is one asm loop whose body holds a row for each length modulo 8 (no
 //! single-limb loop, no call per row), at 16, 17 and 25 words (1024-bit moduli, and the
 //! lazy-reduction sizes of 1024 and 1536 bits) straight-line code with no loop at all,
-//! and from 24 words, for a multiple of 8, eight rows per pass like the REDC (`rows8`);
+//! and from 24 words, for a multiple of 8, eight rows per pass like the REDC (`row_passes`);
 //! the doubling is a `shrx`/`lea` shift off the flags, leaving one carry chain for the
 //! squares.
 //!
@@ -678,7 +678,7 @@ impl AddMul for Mulx {
             let n = a.len();
             assert!(n >= 2 && r.len() == 2 * n, "triangle of the wrong length");
             // From 24 limbs, a multiple of 8 takes eight rows per pass.
-            if n >= 24 && rows8::sqr_triangle8(self, r, a) {
+            if n >= 24 && row_passes::sqr_triangle8(self, r, a) {
                 return;
             }
             r[0] = 0;
@@ -729,18 +729,20 @@ impl AddMul for Mulx {
         }
     }
 
-    /// Eight rows per pass ([`rows8::mul8`]) where both lengths are multiples of 8.
+    /// Eight or four rows per pass ([`row_passes::mul_rows`]) where both lengths are
+    /// multiples of 8 or of 4.
     #[inline(always)]
     fn mul_basecase(self, r: &mut [u64], a: &[u64], b: &[u64]) {
-        if !rows8::mul8(self, r, a, b) {
+        if !row_passes::mul_rows(self, r, a, b) {
             mpn::mul_basecase(self, r, a, b);
         }
     }
 
-    /// Eight rows per pass ([`rows8::redc8`]) where the length is a multiple of 8.
+    /// Eight or four rows per pass ([`row_passes::redc_rows`]) where the length is a
+    /// multiple of 8 or of 4.
     #[inline(always)]
     fn redc(self, t: &mut [u64], n: &[u64], n0: u64, out: &mut [u64]) -> u64 {
-        rows8::redc8(self, t, n, n0, out).unwrap_or_else(|| mpn::redc(self, t, n, n0, out))
+        row_passes::redc_rows(self, t, n, n0, out).unwrap_or_else(|| mpn::redc(self, t, n, n0, out))
     }
 
     #[inline(always)]
@@ -822,7 +824,7 @@ impl<const N: usize> Kernel<u64> for FixedMulx<N> {
 
 // After the macros, which `cios` uses too.
 pub mod cios;
-mod rows8;
+mod row_passes;
 mod square8;
 
 #[cfg(test)]
