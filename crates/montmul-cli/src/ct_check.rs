@@ -346,6 +346,7 @@ fn candidates(
         Thresholds {
             ifma_from: usize::MAX,
             mulx_from: usize::MAX,
+            mulx_redc: &[],
             mulx_cios: &[],
             ..tuned
         },

@@ -290,6 +290,7 @@ pub const TUNED: Thresholds = Thresholds {{
     ifma_from: {ifma},
     karatsuba_from: {from},
     mulx_from: {mulx},
+    mulx_redc: &{mulx_redc:?},
     karatsuba_mul_base: {mul},
     karatsuba_sqr_base: {sqr},
     generated: &{generated:?},
@@ -301,6 +302,7 @@ pub const TUNED: Thresholds = Thresholds {{
         ifma = show(th.ifma_from),
         from = show(th.karatsuba_from),
         mulx = show(th.mulx_from),
+        mulx_redc = th.mulx_redc,
         mul = show(th.karatsuba_mul_base),
         sqr = show(th.karatsuba_sqr_base),
         generated = th.generated,
@@ -333,6 +335,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ifma_from: usize::MAX,
         karatsuba_from: usize::MAX,
         mulx_from: usize::MAX,
+        mulx_redc: &[],
         karatsuba_mul_base: mul_base,
         karatsuba_sqr_base: sqr_base,
         generated: &[],
@@ -356,6 +359,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
             results.push((s, xm + xs < fm + fs));
         }
         th.mulx_from = crossover(&results).unwrap_or(usize::MAX);
+        // Below the crossover, the sizes where mulx-redc won all the same.
+        let below: Vec<usize> = results
+            .iter()
+            .filter(|&&(s, wins)| wins && s < th.mulx_from)
+            .map(|&(s, _)| s)
+            .collect();
+        th.mulx_redc = below.leak();
     } else {
         eprintln!("mulx_from: this CPU lacks BMI2/ADX, never");
     }

@@ -12,6 +12,7 @@ pub const TUNED: Thresholds = Thresholds {
     ifma_from: 8,
     karatsuba_from: 116,
     mulx_from: 14,
+    mulx_redc: &[12],
     karatsuba_mul_base: 78,
     karatsuba_sqr_base: 96,
     generated: &[4, 6, 8],

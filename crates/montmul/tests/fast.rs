@@ -238,7 +238,7 @@ fn auto_picks_by_size_policy_and_word() {
     assert_eq!(lab::default::<u64>().info().name, "auto");
     let th = lab::TUNED;
     let (adx, ifma) = (Adx::new().is_some(), Avx512Ifma::new().is_some());
-    for s in [1, 4, 5, 6, 8, 9, 10, 16, 32, 40, 64, 65, 100, 256] {
+    for s in [1, 4, 5, 6, 8, 9, 10, 12, 16, 32, 40, 64, 65, 100, 256] {
         for r in Reduction::ALL {
             // A modulus of s limbs under either policy (two bits of headroom for Lazy).
             let mut limbs = vec![u64::MAX; s];
@@ -257,7 +257,7 @@ fn auto_picks_by_size_policy_and_word() {
                 "amm52-ifma"
             } else if s >= th.karatsuba_from {
                 "karatsuba"
-            } else if s >= th.mulx_from && adx {
+            } else if (s >= th.mulx_from || th.mulx_redc.contains(&s)) && adx {
                 "mulx-redc"
             } else {
                 "cios-fixed"

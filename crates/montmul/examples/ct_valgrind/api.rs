@@ -113,6 +113,8 @@ pub struct Tuned {
     pub mulx_cios: &'static [usize],
     /// The first size of `mulx-redc`.
     pub mulx_from: usize,
+    /// The sizes below `mulx_from` that take `mulx-redc` all the same.
+    pub mulx_redc: &'static [usize],
     /// The first size of Karatsuba.
     pub karatsuba_from: usize,
     /// Where Karatsuba's product recursion starts.
@@ -125,6 +127,7 @@ pub fn thresholds() -> Tuned {
     Tuned {
         mulx_cios: t.mulx_cios,
         mulx_from: t.mulx_from,
+        mulx_redc: t.mulx_redc,
         karatsuba_from: t.karatsuba_from,
         karatsuba_mul_base: t.karatsuba_mul_base,
     }

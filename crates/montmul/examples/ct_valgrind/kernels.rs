@@ -123,8 +123,9 @@ pub fn kernels(run: &mut Run, phase: &str) -> Vec<(usize, Policy, &'static str)>
             }
         }
         // `auto` on 64-bit limbs: every size up to 10 (1-limb, gen-cios, mulx-cios,
-        // stack-array and run-time-length kernels), where `mulx-redc` starts, 16.
-        let mut sizes: Vec<usize> = (1..=10).chain([t.mulx_from, 16]).collect();
+        // stack-array and run-time-length kernels), where `mulx-redc` starts, 16, and
+        // 12 and 20 (four rows per pass).
+        let mut sizes: Vec<usize> = (1..=10).chain([t.mulx_from, 12, 16, 20]).collect();
         sizes.sort_unstable();
         sizes.dedup();
         for s in sizes {

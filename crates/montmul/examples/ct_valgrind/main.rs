@@ -110,7 +110,9 @@ fn main() {
         for (s, policy, engine) in &after {
             let want = if t.mulx_cios.contains(s) {
                 Some("mulx-cios")
-            } else if (t.mulx_from..t.karatsuba_from).contains(s) && !api::has_ifma() {
+            } else if ((t.mulx_from..t.karatsuba_from).contains(s) || t.mulx_redc.contains(s))
+                && !api::has_ifma()
+            {
                 Some("mulx-redc")
             } else {
                 None
