@@ -11,8 +11,8 @@
 //! ([`crate::mpn::mont_separated`]), on stack arrays at the sizes of
 //! [`crate::fixed::SIZES`]; [`crate::algo::karatsuba`] uses the same row under its
 //! Karatsuba recursion. For a multiple of 8 limbs the product and the REDC make one
-//! pass per eight rows, their working words in registers, and at 12 and 20 limbs per
-//! four rows (`row_passes`). [`cios`] is `mulx-cios`.
+//! pass per eight rows, their working words in registers, and at 12 limbs (the REDC
+//! at 20 too) per four rows (`row_passes`). [`cios`] is `mulx-cios`.
 //!
 //! The squaring has its own passes ([`AddMul::sqr_triangle`],
 //! [`AddMul::double_add_diagonal`]), as in OpenSSL's `sqrx8x` and GMP's `sqr_basecase`:
@@ -21,9 +21,9 @@
 //! triangle is one asm loop whose body holds a row for each length modulo 8 (no
 //! single-limb loop, no call per row), at 16, 17 and 25 words (1024-bit moduli, and the
 //! lazy-reduction sizes of 1024 and 1536 bits) straight-line code with no loop at all,
-//! and from 24 words, for a multiple of 8, eight rows per pass like the REDC (`row_passes`);
-//! the doubling is a `shrx`/`lea` shift off the flags, leaving one carry chain for the
-//! squares.
+//! and from 24 words, for a multiple of 8, eight rows per pass like the REDC
+//! (`row_passes`); the doubling is a `shrx`/`lea` shift off the flags, leaving one
+//! carry chain for the squares.
 //!
 //! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (loop counts and every
 //! branch depend on the length only; no branch or address depends on values). Needs
@@ -729,8 +729,8 @@ impl AddMul for Mulx {
         }
     }
 
-    /// Eight or four rows per pass ([`row_passes::mul_rows`]) where both lengths are
-    /// multiples of 8 or of 4.
+    /// Eight rows per pass ([`row_passes::mul_rows`]) where both lengths are multiples
+    /// of 8, four where they are multiples of 4 below 16.
     #[inline(always)]
     fn mul_basecase(self, r: &mut [u64], a: &[u64], b: &[u64]) {
         if !row_passes::mul_rows(self, r, a, b) {
@@ -738,8 +738,8 @@ impl AddMul for Mulx {
         }
     }
 
-    /// Eight or four rows per pass ([`row_passes::redc_rows`]) where the length is a
-    /// multiple of 8 or of 4.
+    /// Eight rows per pass ([`row_passes::redc_rows`]) where the length is a multiple
+    /// of 8, four where it is a multiple of 4 below 24.
     #[inline(always)]
     fn redc(self, t: &mut [u64], n: &[u64], n0: u64, out: &mut [u64]) -> u64 {
         row_passes::redc_rows(self, t, n, n0, out).unwrap_or_else(|| mpn::redc(self, t, n, n0, out))
