@@ -63,11 +63,11 @@
 //!
 //! The window is `rbx rbp r8 .. r13`, or `r8 .. r11` for four rows (rotating by one per
 //! row, so the rows of a chunk are straight-line code and the next chunk starts with
-//! the same assignment);
-//! `rdx` the multiplier, `rax`/`rcx` the halves of each product, `rdi` the block's
-//! position in `t`, `rsi` in `n`, `r14` the scratch words, `r15` the chunk count.
-//! The scratch words: the multipliers `q_0 .. q_7` (REDC's q, or the triangle's
-//! `a[8b .. 8b+8]`; four of them for four rows), a zero (`adcx`/`adox` take no immediate), `n0`, `cin`, `top`.
+//! the same assignment); `rdx` the multiplier, `rax`/`rcx` the halves of each product,
+//! `rdi` the block's position in `t`, `rsi` in `n`, `r14` the scratch words, `r15` the
+//! chunk count. The scratch words: the multipliers `q_0 .. q_7` (REDC's q, or the
+//! triangle's `a[8b .. 8b+8]`; four of them for four rows), a zero (`adcx`/`adox` take
+//! no immediate), `n0`, `cin`, `top`.
 //!
 //! Constant-time: yes (the chunk count depends on the length only; every address is
 //! fixed by it; no branch on values).
