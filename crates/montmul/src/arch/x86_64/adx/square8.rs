@@ -28,6 +28,12 @@
 //! the words of the triangle never wait in memory: word k lives in register k mod 9
 //! of `rbx rbp r8 .. r14` (word k + 9 is born in row k + 1, after word k's chunk).
 //!
+//! Each row and each chunk still begins with `xor eax, eax`, although both flags are
+//! already clear there. The flags it writes depend on nothing, so a row waits only
+//! for the words it adds into, not for the end of the flag chains of the rows and
+//! chunks before it; without it the two chains ran through the whole square
+//! (`docs/PERFORMANCE.md`, "The 8-limb square's flag chains").
+//!
 //! Registers: `rsi` = a, `rdi` = w, `rdx` the multiplier, `rax`/`rcx` each product's
 //! halves, 9 for the triangle, `r15` the chunk carry; a zero pushed on the stack is the
 //! source of the chains' last additions (`adcx`/`adox` take no immediate).
@@ -37,11 +43,13 @@
 /// Row `$i` of the triangle: `t[i+j] += a_i a_j` for the listed `j` (lo into the first
 /// register list, hi into the second), then `a_i a_7` with its high word the new top
 /// word `$top` (`$last` takes its low word), which absorbs both chains' carries.
-/// Enters and leaves with CF and OF clear.
+/// Clears CF and OF with its `xor` (`rax` is free until the first product) and leaves
+/// them clear.
 macro_rules! sq_row {
     ($i:literal, [$($j:literal)*], [$($lo:ident)*], [$($hi:ident)*], $last:ident, $top:ident) => {
         concat!(
             "mov rdx, qword ptr [rsi + 8*", $i, "]\n",
+            "xor eax, eax\n",
             $(
                 "mulx rcx, rax, qword ptr [rsi + 8*", $j, "]\n",
                 "adcx ", stringify!($lo), ", rax\n",
@@ -57,11 +65,13 @@ macro_rules! sq_row {
 
 /// Chunk `$k / 2` (`rdx = a_{k/2}`): words `$k` and `$k + 1` of the square from the
 /// triangle words in `$lo` and `$hi`, the diagonal and the carry `r15`; stores them,
-/// then leaves the chains' carries out in `r15` (0, 1 or 2) and both flags clear.
+/// then leaves the chains' carries out in `r15` (0, 1 or 2) and both flags clear. Its
+/// `xor` clears them on entry.
 #[rustfmt::skip]
 macro_rules! sq_chunk {
     ($k:literal, $lo:ident, $hi:ident) => {
         concat!(
+            "xor eax, eax\n",
             "mulx rcx, rax, rdx\n",
             "lea rax, [rax + r15]\n",
             "adcx ", stringify!($lo), ", ", stringify!($lo), "\n",
@@ -125,6 +135,7 @@ macro_rules! square_8_text {
             // Chunk 7: w14 = 2 t14 + lo(a7^2) + c, w15 = hi(a7^2) + the carries (the
             // square is below 2^1024: no carry out).
             "mov rdx, qword ptr [rsi + 56]\n",
+            "xor eax, eax\n",
             "mulx rcx, rax, rdx\n",
             "lea rax, [rax + r15]\n",
             "adcx r11, r11\n",
