@@ -79,8 +79,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         outln!("{}", serde_json::to_string_pretty(&rows)?)?;
         return Ok(());
     }
+    // The name column is as wide as the longest name (`columns-avx512`).
+    let name_width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(4);
     outln!(
-        "{:<12} {:<34} {:<12} {:<10} {:<6} {:<9} {:<5} summary",
+        "{:<name_width$} {:<34} {:<12} {:<10} {:<6} {:<9} {:<5} summary",
         "name",
         "seed",
         "words",
@@ -101,7 +103,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             None => r.summary.to_string(),
         };
         outln!(
-            "{:<12} {:<34} {:<12} {:<10} {:<6} {:<9} {:<5} {}",
+            "{:<name_width$} {:<34} {:<12} {:<10} {:<6} {:<9} {:<5} {}",
             r.name,
             r.seed,
             words,
