@@ -1,8 +1,16 @@
 //! Probes of this CPU for the report's header and its efficiency figure: the clock,
-//! from a chain of dependent 64-bit additions (one per cycle on every x86-64 core of
-//! the last twenty years), and the throughput of AVX-512 IFMA's `vpmadd52luq` /
-//! `vpmadd52huq` on 16 independent accumulators (so that their latency is hidden): the
-//! method of `shared/tools/ifma-throughput.c`, in Rust.
+//! from a chain of dependent 64-bit register-to-register additions (one per cycle on
+//! every x86-64 core of the last twenty years), and the throughput of AVX-512 IFMA's
+//! `vpmadd52luq` / `vpmadd52huq` on 16 independent accumulators (so that their latency
+//! is hidden): the method of `shared/tools/ifma-throughput.c`, in Rust, with the
+//! chain's addend in a register.
+//!
+//! The chain adds a register, not an immediate. A chain of `add x, 3` (the loop of
+//! `ifma-throughput.c`) read 14.7 GHz on a Xeon with 300 MiB of L3 (Sapphire Rapids
+//! class): several dependent additions a cycle, which a core can only do by folding
+//! the immediates at register renaming, as Intel's cores from Golden Cove on are
+//! reported to. A register's value is not known at renaming, so each `add x, y`
+//! waits for the one before.
 //!
 //! On a shared machine a long loop is interrupted by other processes, so each probe is
 //! many short samples (well under a scheduler's time slice) and keeps the fastest.
@@ -16,7 +24,7 @@ use std::time::Instant;
 const SAMPLES: usize = 100;
 
 /// The measured clock in GHz, when this architecture has a probe: the fastest of
-/// [`SAMPLES`] runs of `iters` iterations of 16 dependent additions.
+/// [`SAMPLES`] runs of `iters` iterations of 16 dependent register additions.
 pub fn clock_ghz(iters: u64) -> Option<f64> {
     best(|| imp::add_chain_seconds(iters)).map(|secs| 16.0 * iters as f64 / secs / 1e9)
 }
@@ -56,20 +64,25 @@ mod imp {
     pub fn add_chain_seconds(iters: u64) -> Option<f64> {
         let mut x = 1u64;
         let n = iters.max(1);
+        // The addend comes through a register (see the module doc); black_box keeps
+        // it from being a constant the compiler could fold into an immediate.
+        let step = std::hint::black_box(3u64);
         let secs = seconds(|| {
             // SAFETY: a counted loop of register additions on `x` and the counter,
-            // both in-out operands the asm owns; no memory, no stack. The loop's own
-            // `dec`/`jnz` run beside the chain of 16 dependent additions.
+            // both in-out operands the asm owns, and `step`, an input it only reads;
+            // no memory, no stack. The loop's own `dec`/`jnz` run beside the chain of
+            // 16 dependent additions.
             unsafe {
                 asm!(
                     "2:",
                     ".rept 16",
-                    "add {x}, 3",
+                    "add {x}, {step}",
                     ".endr",
                     "dec {n}",
                     "jnz 2b",
                     x = inout(reg) x,
                     n = inout(reg) n => _,
+                    step = in(reg) step,
                     options(nomem, nostack),
                 );
             }
