@@ -49,10 +49,9 @@
 //! triangle in registers (`square8.rs`: each off-diagonal product once, seed
 //! 004's SOS, 36 word products instead of 64), then REDC with the window in
 //! registers: 100 `mulx` against the product's 128. It measured 0.88-0.90x of the
-//! product (chained calls, on a Zen 3); the REDC, its chain of m (`imul`, `mulx`, two
-//! adds a word) with no product row beside it, takes about two thirds of it, which is
-//! why the saving is not the 22% of the `mulx` count. At 4 to 7 limbs the squaring is
-//! the product: the same register square measured 0.97x of it at 4 limbs
+//! product (chained calls, on a Zen 3), not the 0.78x of the `mulx` count: the REDC
+//! alone takes about two thirds of it, and the two barely overlap. At 4 to 7 limbs the
+//! squaring is the product: the same register square measured 0.97x of it at 4 limbs
 //! (docs/PERFORMANCE.md).
 //!
 //! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (straight-line code;
