@@ -43,6 +43,7 @@
 use crate::arch::Avx512Ifma;
 use crate::exp::Trace;
 use crate::kernel::traits::KernelInfo;
+pub(crate) use crate::kernel::traits::{MB8, PAIR};
 use crate::{Error, Limb, Reduction, Residue};
 
 #[cfg(target_arch = "x86_64")]
@@ -50,12 +51,6 @@ pub(crate) mod mb8;
 
 /// The most lanes one call takes: eight 64-bit lanes of a 512-bit vector.
 pub const MAX_LANES: usize = 8;
-
-/// The 8-lane kernel's name.
-pub(crate) const MB8: &str = "amm52x8-ifma";
-
-/// The pair kernel's name.
-pub(crate) const PAIR: &str = "amm52x2-ifma";
 
 /// A multi-buffer kernel: several independent operations per call, one per group of
 /// vector lanes. Not a [`crate::Kernel`] (those compute one product per call), so not

@@ -8,6 +8,14 @@
 use crate::trace::Trace;
 use crate::{Error, Limb, Modulus, Reduction, Residue};
 
+/// The 8-lane kernel's name ([`crate::lanes`]), here because [`PerWord`]'s default
+/// `pow_mb8` and `mul_mb8` name it when they refuse; `lanes` takes it from here, so
+/// neither file imports the other.
+pub(crate) const MB8: &str = "amm52x8-ifma";
+
+/// The pair kernel's name ([`crate::lanes::pow_x2`]), beside [`MB8`].
+pub(crate) const PAIR: &str = "amm52x2-ifma";
+
 /// What a kernel is, independent of the limb type it is instantiated for.
 #[derive(Debug)]
 pub struct KernelInfo {
@@ -226,7 +234,7 @@ pub trait PerWord: Sized + 'static {
     {
         let _ = (bases, exponents);
         Err(Error::UnsupportedWord {
-            algo: crate::lanes::MB8,
+            algo: MB8,
             word: Self::BITS,
         })
     }
@@ -239,7 +247,7 @@ pub trait PerWord: Sized + 'static {
     {
         let _ = (a, b);
         Err(Error::UnsupportedWord {
-            algo: crate::lanes::MB8,
+            algo: MB8,
             word: Self::BITS,
         })
     }
