@@ -13,10 +13,11 @@
 //! after the other, so a batch of k jobs costs what k single operations cost and a
 //! batch of one costs what the single operation does (a multi-buffer engine must keep
 //! that promise for small batches too). `X2` takes a batch of exactly two
-//! exponentiations whose moduli both run on `amm52-ifma` with the same digit count, on
-//! a CPU with AVX-512 IFMA, and runs them in lockstep, each filling the other's latency
-//! gaps (`amm52x2-ifma`, OpenSSL's `rsaz_exp_x2`): the two CRT halves of an RSA private
-//! operation, also through [`pow_x2`]. Its kernel covers 512 to 4096 bits per half; it
+//! exponentiations whose moduli both run on `amm52-ifma` (or on `auto`, which gives 385
+//! to 512 bits to `mulx-cios`) with the same digit count, on a CPU with AVX-512 IFMA,
+//! and runs them in lockstep, each filling the other's latency gaps (`amm52x2-ifma`,
+//! OpenSSL's `rsaz_exp_x2`): the two CRT halves of an RSA private operation, also
+//! through [`pow_x2`]. Its kernel covers 385 to 4096 bits per half; it
 //! is picked up to 32 digits (about 1600 bits per half, RSA-3072), where it measured
 //! faster than the two one after the other; above, a single product already keeps the
 //! core's issue busy and the pair measured no faster (`docs/PERFORMANCE.md`). `Mb8`
@@ -201,9 +202,9 @@ fn engine<L: Limb>(lanes: &[Residue<L>]) -> &'static dyn Engine<L> {
 }
 
 /// Whether the pair `a`, `b` runs in lockstep on `amm52x2-ifma`: 64-bit limbs, both
-/// moduli on `amm52-ifma` with the same digit count, a CPU with AVX-512 IFMA, and a
-/// size where lockstep measured faster than one after the other (up to 32 digits,
-/// about 1600 bits per half: `x2::picked`, through
+/// moduli on `amm52-ifma` or `auto` with the same digit count, a CPU with AVX-512
+/// IFMA, and a size where lockstep measured faster than one after the other (up to 32
+/// digits, about 1600 bits per half: `x2::picked`, through
 /// [`crate::kernel::PerWord::pair_picked`]). All public.
 fn fits_x2<L: Limb>(a: &Residue<L>, b: &Residue<L>) -> bool {
     L::pair_picked(a.modulus(), b.modulus())
@@ -296,9 +297,9 @@ pub fn pow_lanes<L: Limb>(
 
 /// `a^ea` and `b^eb` (big-endian exponents, each residue in its own modulus), the two
 /// exponentiations run in lockstep where that is faster (both moduli on `amm52-ifma`
-/// with the same digit count, up to about 1600 bits each: the two CRT halves of an
-/// RSA-2048 or RSA-3072 key), one after the other elsewhere. The results are exactly
-/// [`Residue::pow`]'s.
+/// or `auto` with the same digit count, from 385 to about 1600 bits each: the two CRT
+/// halves of an RSA-1024, RSA-2048 or RSA-3072 key), one after the other elsewhere.
+/// The results are exactly [`Residue::pow`]'s.
 ///
 /// Constant-time in the bases and the exponents' values; the exponents' byte lengths
 /// are public, and the shorter is padded with leading zero bytes to the longer one's
@@ -371,7 +372,8 @@ pub fn pow_lanes_mb8<L: Limb>(
 ///
 /// Constant-time as [`pow_x2`]. Errors: [`Error::UnsupportedWord`] for limbs other
 /// than `u64`; [`Error::Unavailable`] without AVX-512 IFMA; [`Error::UnsupportedSize`]
-/// unless both moduli run on `amm52-ifma` with the same digit count, 512 to 4096 bits.
+/// unless both moduli run on `amm52-ifma` (or on `auto`) with the same digit count,
+/// 385 to 4096 bits.
 pub fn pow_x2_lockstep<L: Limb>(
     a: &Residue<L>,
     ea: &[u8],

@@ -26,7 +26,7 @@ fn ifma_here(test: &str) -> bool {
 }
 
 /// A modulus of the value `n` under `reduction`, on the kernel `auto` picks (Full) or
-/// on `amm52-ifma` where the CPU has it (Lazy: the pair kernel at 512 bits too).
+/// on `amm52-ifma` where the CPU has it (Lazy: a kernel given by name).
 fn modulus(n: &BigUint, reduction: Reduction) -> Modulus<u64> {
     let limbs = kit::to_limbs::<u64>(n, (n.bits() as u32).div_ceil(64) as usize);
     match reduction {
@@ -60,6 +60,12 @@ fn value(x: &Residue<u64>) -> BigUint {
 /// Whether `m`'s products run on `amm52-ifma`.
 fn on_ifma(m: &Modulus<u64>) -> bool {
     m.engine().info().name == "amm52-ifma"
+}
+
+/// Whether the pair kernel takes `m` (on a CPU with AVX-512 IFMA): its products run on
+/// `amm52-ifma`, or its kernel is `auto` (which gives 7 and 8 limbs to `mulx-cios`).
+fn pair_takes(m: &Modulus<u64>) -> bool {
+    on_ifma(m) || m.kernel().info().name == "auto"
 }
 
 /// Whether `lanes` picks lockstep for `ma`, `mb` (the arch layer's rule).
@@ -152,11 +158,12 @@ fn check(
 }
 
 /// The sizes per half: one or two for each vector count 2 ..= 10 of the pair kernel
-/// (512, 832, 1024, 1280, 1536, 1792, 2048, 2304, 2560, 3072, 3584, 4096 bits). Both
-/// step forms run: 832 bits (17 or 18 digits) and 1024 bits under `Full` (20 digits)
-/// on 256-bit registers (`x2::X2_YMM_DIGITS`), the others on 512-bit ones.
-const SIZES: [u32; 12] = [
-    512, 832, 1024, 1280, 1536, 1792, 2048, 2304, 2560, 3072, 3584, 4096,
+/// (448, 512, 832, 1024, 1280, 1536, 1792, 2048, 2304, 2560, 3072, 3584, 4096 bits;
+/// `auto` gives 448 and 512 to `mulx-cios` under `Full` on a CPU with BMI2 and ADX).
+/// Both step forms run: 832 bits (17 or 18 digits) and 1024 bits under `Full` (20
+/// digits) on 256-bit registers (`x2::X2_YMM_DIGITS`), the others on 512-bit ones.
+const SIZES: [u32; 13] = [
+    448, 512, 832, 1024, 1280, 1536, 1792, 2048, 2304, 2560, 3072, 3584, 4096,
 ];
 
 fn every_size(reduction: Reduction, test: &str) {
@@ -187,23 +194,27 @@ fn every_size(reduction: Reduction, test: &str) {
             (&mb, &nb, &xb, &eb),
             &format!("{what}, random"),
         );
-        // In lockstep exactly where `lanes` picks it: both moduli on `amm52-ifma`
-        // (from 1024 bits under `auto`, `mulx-cios` has 512; every size under Lazy
-        // here) and at most 32 digits. `check` runs the pair ladder at every size.
+        // In lockstep exactly where `lanes` picks it: both moduli on `amm52-ifma` or
+        // on `auto` (whose 512 bits, under Full, run on `mulx-cios`), and at most 32
+        // digits. `check` runs the pair ladder at every size.
         let picked = picked(&ma, &mb);
         assert_eq!(
             lockstep(&residue(&ma, &xa), &residue(&mb, &xb), &ea, &eb),
             picked,
             "{what}: lockstep or not"
         );
-        // Picked at 1024 and 1536 bits (and at 512, 832 on `amm52-ifma`).
-        if ifma && (bits >= 1024 || reduction == Reduction::Lazy) && bits <= 1536 {
+        // Picked from 512 to 1536 bits, under both policies.
+        if ifma && bits <= 1536 {
             assert!(picked, "{what}: not picked");
         }
-        // The pair ladder runs at every size on `amm52-ifma`.
+        // The pair ladder runs at every size on `amm52-ifma` and `auto`.
         let ab = (&residue(&ma, &xa), &residue(&mb, &xb));
         let fits = forced(ab.0, &ea, ab.1, &eb).is_some();
-        assert_eq!(fits, on_ifma(&ma) && on_ifma(&mb), "{what}: fits or not");
+        assert_eq!(
+            fits,
+            ifma && pair_takes(&ma) && pair_takes(&mb),
+            "{what}: fits or not"
+        );
         if ifma && (reduction == Reduction::Lazy || bits >= 1024) {
             assert!(on_ifma(&ma) && on_ifma(&mb), "{what}: not on amm52-ifma");
         }

@@ -5,7 +5,7 @@
 //! After OpenSSL's `ossl_rsaz_amm52x20_x2_ifma256` and `rsaz_exp_x2` (Drucker and
 //! Gueron, *Fast modular squaring with AVX512IFMA*, ITNG 2019; Gueron and Krasnov,
 //! ARITH 23, 2016), which do this for two 1024-bit halves; here for every digit count
-//! from 2 to [`X2_MAX_VECTORS`] vectors (512 to 4096 bits per half), from one
+//! from 2 to [`X2_MAX_VECTORS`] vectors (385 to 4096 bits per half), from one
 //! implementation generic over the vector count.
 //!
 //! # Why two at once
@@ -123,9 +123,10 @@ use zeroize::Zeroizing;
 use super::digits::{load_vectors, store_vectors};
 use super::exp::{shape as domain_shape, Digits};
 use crate::arch::cpu::Avx512Ifma;
+use crate::dispatch::Auto;
 use crate::exp::{digit, entry_mask_plain, fixed_window, Ladder, Step, Trace, Work, MAX_WINDOW};
 use crate::kernel::traits::PowDomain;
-use crate::Modulus;
+use crate::{Kernel, Modulus};
 pub use step::X2_CHAINED_VECTORS;
 use step::{mul_x2_ymm, mul_x2_zmm, sqr_x2_ymm, MulX2, SqrX2};
 
@@ -216,19 +217,26 @@ fn ymm_instances(w: usize) -> Option<(MulX2, SqrX2)> {
     })
 }
 
-/// The digit domain's shape (d', V') of a modulus, when its engine is `amm52-ifma`
-/// and the pair kernel covers it.
+/// The digit domain's shape (d', V') of a modulus, when the pair kernel covers it: its
+/// engine is `amm52-ifma`, or its kernel is `auto` (which gives 7 and 8 limbs, 385 to
+/// 512 bits, to `mulx-cios` where the CPU has BMI2 and ADX: the pair measured
+/// 1.24-1.31x faster than two of its exponentiations one after the other on a Zen 4,
+/// `docs/PERFORMANCE.md`, "The pair at 385 to 512 bits"). A modulus given another
+/// kernel by name keeps it.
 fn pair_shape(m: &Modulus<u64>) -> Option<(usize, usize)> {
-    if !core::ptr::eq(m.engine().info(), &super::INFO) {
+    let on_ifma = core::ptr::eq(m.engine().info(), &super::INFO);
+    let auto = core::ptr::eq(m.kernel().info(), Kernel::<u64>::info(&Auto));
+    if !on_ifma && !auto {
         return None;
     }
     let (d, v, _) = domain_shape(m.limbs(), m.bits());
     (2..=X2_MAX_VECTORS).contains(&v).then_some((d, v))
 }
 
-/// Whether [`pow_x2`] runs the two moduli in lockstep: this CPU has AVX-512 IFMA, both
-/// moduli's engine is `amm52-ifma`, and their digit domains have the same digit count,
-/// at most [`X2_MAX_VECTORS`] vectors. (All public.)
+/// Whether [`pow_x2`] runs the two moduli in lockstep: this CPU has AVX-512 IFMA, each
+/// modulus' engine is `amm52-ifma` or its kernel `auto` (not another kernel given by
+/// name), and their digit domains have the same digit count, 2 to [`X2_MAX_VECTORS`]
+/// vectors. (All public.)
 pub fn fits(a: &Modulus<u64>, b: &Modulus<u64>) -> bool {
     Avx512Ifma::new().is_some() && pair_shape(a).is_some() && pair_shape(a) == pair_shape(b)
 }
