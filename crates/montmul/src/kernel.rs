@@ -130,8 +130,8 @@ impl PerWord for u64 {
     }
 
     #[cfg(target_arch = "x86_64")]
-    fn mb8_picked(lanes: &[Residue<u64>]) -> bool {
-        crate::lanes::mb8::picked(lanes)
+    fn mb8_picked(lanes: &[Residue<u64>], paired: bool) -> bool {
+        crate::lanes::mb8::picked(lanes, paired)
     }
 
     #[cfg(target_arch = "x86_64")]

@@ -12,21 +12,21 @@
 //! Three engines exist. `Sequential` runs each lane through its own modulus' kernel, one
 //! after the other, so a batch of k jobs costs what k single operations cost and a
 //! batch of one costs what the single operation does (a multi-buffer engine must keep
-//! that promise for small batches too). `X2` takes a batch of exactly two
-//! exponentiations whose moduli both run on `amm52-ifma` (or on `auto`, which gives 385
-//! to 512 bits to `mulx-cios`) with the same digit count, on a CPU with AVX-512 IFMA,
-//! and runs them in lockstep, each filling the other's latency gaps (`amm52x2-ifma`,
-//! OpenSSL's `rsaz_exp_x2`): the two CRT halves of an RSA private operation, also
-//! through [`pow_x2`]. Its kernel covers 385 to 4096 bits per half; it
+//! that promise for small batches too). `X2` runs a batch of exponentiations two by two:
+//! each two whose moduli both run on `amm52-ifma` (or on `auto`, which gives 385 to 512
+//! bits to `mulx-cios`) with the same digit count, on a CPU with AVX-512 IFMA, in
+//! lockstep, each filling the other's latency gaps (`amm52x2-ifma`, OpenSSL's
+//! `rsaz_exp_x2`): the two CRT halves of an RSA private operation, also through
+//! [`pow_x2`]. Its kernel covers 385 to 4096 bits per half; it
 //! is picked up to 32 digits (about 1600 bits per half, RSA-3072), where it measured
 //! faster than the two one after the other; above, a single product already keeps the
 //! core's issue busy and the pair measured no faster (`docs/PERFORMANCE.md`). `Mb8`
 //! runs up to eight exponentiations of one size class on `amm52x8-ifma`, one per 64-bit
 //! lane (a batch of up to four on 256-bit registers, in half the time of eight), from
-//! the lane counts where that measured faster than one by one (`MB8_MIN_LANES` in
-//! `lanes/mb8.rs`; up to 4096 bits). Engines may differ in speed,
-//! never in results: every lane's result is what
-//! [`Residue::try_mul`] or [`Residue::pow`] gives.
+//! the lane counts where that measured faster than both one by one and two by two
+//! (`MB8_MIN_LANES` in `lanes/mb8.rs`; up to 4096 bits). Engines may differ in speed,
+//! never in results: every lane's result is what [`Residue::try_mul`] or
+//! [`Residue::pow`] gives.
 //!
 //! Both multi-buffer kernels are 64-bit code: the engines reach them through the
 //! per-word hooks of [`crate::kernel::PerWord`] (`pair_picked`, `pow_pair`,
@@ -146,8 +146,9 @@ impl<L: Limb> Engine<L> for Sequential {
     }
 }
 
-/// Two exponentiations in lockstep (`amm52x2-ifma`); products, and pairs the pair
-/// kernel does not cover, as [`Sequential`].
+/// Exponentiations two by two in lockstep (`amm52x2-ifma`): lanes 0 and 1, then 2 and
+/// 3, and so on, each pair as [`pow_pair`] runs it (in lockstep where [`fits_x2`], else
+/// one after the other), an odd last lane alone; products as [`Sequential`].
 struct X2;
 
 impl<L: Limb> Engine<L> for X2 {
@@ -156,13 +157,17 @@ impl<L: Limb> Engine<L> for X2 {
     }
 
     fn pow(&self, bases: &[Residue<L>], exponents: &[&[u8]]) -> Vec<Residue<L>> {
-        match (bases, exponents) {
-            ([a, b], [ea, eb]) => {
-                let (x, y) = pow_pair(a, ea, b, eb, &mut ());
-                vec![x, y]
+        let mut out = Vec::with_capacity(bases.len());
+        for (x, e) in bases.chunks(2).zip(exponents.chunks(2)) {
+            match (x, e) {
+                ([a, b], [ea, eb]) => {
+                    let (ya, yb) = pow_pair(a, ea, b, eb, &mut ());
+                    out.extend([ya, yb]);
+                }
+                _ => out.extend(Sequential.pow(x, e)),
             }
-            _ => Sequential.pow(bases, exponents),
         }
+        out
     }
 }
 
@@ -185,18 +190,17 @@ impl<L: Limb> Engine<L> for Mb8 {
 }
 
 /// The engine for a batch whose lanes live in `lanes`' residues, by the moduli's size
-/// class and the CPU's capability tokens: [`X2`] for two lanes that [`fits_x2`];
-/// [`Mb8`] where it measured faster than one by one
-/// ([`crate::kernel::PerWord::mb8_picked`]: from 3 lanes at 512 bits, never for two);
-/// else [`Sequential`].
+/// class, the lane count and the CPU's capability tokens: [`Mb8`] where it measured
+/// faster than both the jobs one by one and in pairs
+/// ([`crate::kernel::PerWord::mb8_picked`]); else [`X2`] where a pair of the batch
+/// [`fits_x2`]; else [`Sequential`].
 fn engine<L: Limb>(lanes: &[Residue<L>]) -> &'static dyn Engine<L> {
-    if let [a, b] = lanes {
-        if fits_x2(a, b) {
-            return &X2;
-        }
-    }
-    if L::mb8_picked(lanes) {
+    let paired = lanes.chunks_exact(2).any(|p| fits_x2(&p[0], &p[1]));
+    if L::mb8_picked(lanes, paired) {
         return &Mb8;
+    }
+    if paired {
+        return &X2;
     }
     &Sequential
 }

@@ -215,13 +215,15 @@ pub trait PerWord: Sized + 'static {
     }
 
     /// Whether [`crate::lanes`] runs this batch of exponentiations on the 8-lane kernel
-    /// `amm52x8-ifma` (public: the lane count, the moduli's sizes and the CPU). Only
-    /// `u64` has it; the default is `false`.
-    fn mb8_picked(lanes: &[Residue<Self>]) -> bool
+    /// `amm52x8-ifma` (public: the lane count, the moduli's sizes and the CPU), against
+    /// the jobs two by two in lockstep where `paired` (some two of them
+    /// [`PerWord::pair_picked`]), else one by one. Only `u64` has it; the default is
+    /// `false`.
+    fn mb8_picked(lanes: &[Residue<Self>], paired: bool) -> bool
     where
         Self: Limb,
     {
-        let _ = lanes;
+        let _ = (lanes, paired);
         false
     }
 

@@ -14,19 +14,19 @@ use crate::arch::x86_64::avx512ifma::mb8_exp;
 use crate::arch::Avx512Ifma;
 use crate::{Error, Modulus, Residue};
 
-/// The fewest lanes for which [`super::pow_lanes`] runs an exponentiation batch here, by
-/// the moduli's limb count: rows `(up to this many limbs, from this many lanes on
-/// 256-bit registers (a batch of up to 4; `None`: never), from this many on 512-bit
-/// ones)`, in order; limb counts past the last row (above 4096 bits), or below 8 limbs
-/// (512 bits), stay sequential. Measured with the example `mb8` (`docs/PERFORMANCE.md`,
-/// "Four lanes on 256-bit registers"): one 4-lane exponentiation costs as much as 2.5
-/// single ones at 512 bits, 2.8 at 768 (with full-length exponents, 2.7 to 3.7 in the
-/// bench's runs: so from 4 lanes there), 3.2 at 1024 and 4.0-4.7 from 1536 bits; one
-/// 8-lane exponentiation as much as 3.4 at 512 bits, 4.1 at 768, 5.1 at 1024, 7.1 at
-/// 1536 and 7.2-7.8 at 2048-4096 (at 6144 bits 7.0 or 16 by the heap's placement,
-/// 7.4-9.5 at 8192); so below these counts (rounded up past ties) the jobs one by one
-/// are faster. The 8-lane column also serves batches of up to 4 on a CPU without
-/// AVX-512VL.
+/// The fewest lanes for which [`super::pow_lanes`] runs an exponentiation batch here,
+/// against the jobs one by one, by the moduli's limb count: rows `(up to this many
+/// limbs, from this many lanes on 256-bit registers (a batch of up to 4; `None`:
+/// never), from this many on 512-bit ones)`, in order; limb counts past the last row
+/// (above 4096 bits), or below 8 limbs (512 bits), stay sequential. Measured with the
+/// example `mb8` (`docs/PERFORMANCE.md`, "Four lanes on 256-bit registers"): one
+/// 4-lane exponentiation costs as much as 2.5 single ones at 512 bits, 2.8 at 768
+/// (with full-length exponents, 2.7 to 3.7 in the bench's runs: so from 4 lanes
+/// there), 3.2 at 1024 and 4.0-4.7 from 1536 bits; one 8-lane exponentiation as much
+/// as 3.4 at 512 bits, 4.1 at 768, 5.1 at 1024, 7.1 at 1536 and 7.2-7.8 at 2048-4096
+/// (at 6144 bits 7.0 or 16 by the heap's placement, 7.4-9.5 at 8192); so below these
+/// counts (rounded up past ties) the jobs one by one are faster. The 8-lane column
+/// also serves batches of up to 4 on a CPU without AVX-512VL.
 pub(super) const MB8_MIN_LANES: [(usize, Option<usize>, usize); 5] = [
     (8, Some(3), 4),
     (12, Some(4), 5),
@@ -35,18 +35,39 @@ pub(super) const MB8_MIN_LANES: [(usize, Option<usize>, usize); 5] = [
     (64, None, 8),
 ];
 
+/// [`MB8_MIN_LANES`] for a batch whose jobs the lanes engine would otherwise run two by
+/// two in lockstep (`amm52x2-ifma`, which takes 7 to 25 limbs): the same rows, against
+/// the pairs. Measured with `montmul bench --lanes N --bits 512,768,1024,1536 --ops
+/// exp` for N = 3 ..= 8 (`docs/PERFORMANCE.md`, "Batches in pairs"): the pairs are
+/// faster than four lanes on 256-bit registers at 768 and 1024 bits (1.30x and 1.25x
+/// over one by one at 3 lanes against 1.12x and 1.02x, level at 4), and than eight
+/// lanes on 512-bit ones up to 6 lanes there and up to 7 at 1536 bits.
+pub(super) const MB8_MIN_LANES_PAIRED: [(usize, Option<usize>, usize); 5] = [
+    (8, Some(3), 4),
+    (12, None, 7),
+    (16, None, 7),
+    (24, None, 8),
+    (64, None, 8),
+];
+
 /// The smallest limb count the engine picks (512 bits).
 const MIN_LIMBS: usize = 8;
 
-/// Whether the engine runs this exponentiation batch here, faster than one by one: the
-/// CPU has AVX-512 IFMA, every modulus has the same limb count, and the lane count
-/// reaches [`MB8_MIN_LANES`] for it (the 256-bit column for up to 4 lanes where the CPU
+/// Whether the engine runs this exponentiation batch here, faster than the jobs two by
+/// two in lockstep (where `paired`) or one by one: the CPU has AVX-512 IFMA, every
+/// modulus has the same limb count, and the lane count reaches [`MB8_MIN_LANES_PAIRED`]
+/// or [`MB8_MIN_LANES`] for it (the 256-bit column for up to 4 lanes where the CPU
 /// has AVX-512VL). All of that is public.
-pub(crate) fn picked(lanes: &[Residue<u64>]) -> bool {
+pub(crate) fn picked(lanes: &[Residue<u64>], paired: bool) -> bool {
     let Some(s) = lanes.first().map(|x| x.modulus().limbs()) else {
         return false;
     };
-    let Some(&(_, min4, min8)) = MB8_MIN_LANES.iter().find(|&&(up_to, _, _)| s <= up_to) else {
+    let table = if paired {
+        &MB8_MIN_LANES_PAIRED
+    } else {
+        &MB8_MIN_LANES
+    };
+    let Some(&(_, min4, min8)) = table.iter().find(|&&(up_to, _, _)| s <= up_to) else {
         return false;
     };
     let min = if mb8::narrow(lanes.len()) {
@@ -144,7 +165,8 @@ mod tests {
             .collect()
     }
 
-    /// Mb8 is picked only where the table says so, for 64-bit limbs of one limb count.
+    /// Mb8 is picked only where the tables say so (against one by one, and against
+    /// pairs), for 64-bit limbs of one limb count.
     #[test]
     fn picks_mb8_by_the_table() {
         if Avx512Ifma::new().is_none() {
@@ -152,29 +174,47 @@ mod tests {
             return;
         }
         let vl = std::arch::is_x86_feature_detected!("avx512vl");
-        assert!(picked(&batch(16, 8, Reduction::Full)));
-        assert!(picked(&batch(16, 6, Reduction::Full)));
-        assert!(!picked(&batch(16, 5, Reduction::Full)));
-        assert!(picked(&batch(8, 4, Reduction::Full)));
+        let picked1 = |b: &[Residue<u64>]| picked(b, false);
+        assert!(picked1(&batch(16, 8, Reduction::Full)));
+        assert!(picked1(&batch(16, 6, Reduction::Full)));
+        assert!(!picked1(&batch(16, 5, Reduction::Full)));
+        assert!(picked1(&batch(8, 4, Reduction::Full)));
         // Four lanes or fewer: the 256-bit column where the CPU has AVX-512VL.
-        assert_eq!(picked(&batch(8, 3, Reduction::Full)), vl);
-        assert_eq!(picked(&batch(16, 4, Reduction::Full)), vl);
-        assert!(!picked(&batch(16, 3, Reduction::Full)));
-        assert!(!picked(&batch(12, 3, Reduction::Full)));
-        assert_eq!(picked(&batch(12, 4, Reduction::Full)), vl);
-        assert!(!picked(&batch(8, 2, Reduction::Full)));
-        assert!(!picked(&batch(24, 4, Reduction::Full)));
-        assert!(!picked(&batch(32, 7, Reduction::Full)));
-        assert!(picked(&batch(32, 8, Reduction::Full)));
-        assert!(picked(&batch(64, 8, Reduction::Full)));
+        assert_eq!(picked1(&batch(8, 3, Reduction::Full)), vl);
+        assert_eq!(picked1(&batch(16, 4, Reduction::Full)), vl);
+        assert!(!picked1(&batch(16, 3, Reduction::Full)));
+        assert!(!picked1(&batch(12, 3, Reduction::Full)));
+        assert_eq!(picked1(&batch(12, 4, Reduction::Full)), vl);
+        assert!(!picked1(&batch(8, 2, Reduction::Full)));
+        assert!(!picked1(&batch(24, 4, Reduction::Full)));
+        assert!(!picked1(&batch(32, 7, Reduction::Full)));
+        assert!(picked1(&batch(32, 8, Reduction::Full)));
+        assert!(picked1(&batch(64, 8, Reduction::Full)));
         // 6144 and 8192 bits, one limb, and a mix of limb counts: sequential.
-        assert!(!picked(&batch(96, 8, Reduction::Full)));
-        assert!(!picked(&batch(128, 8, Reduction::Full)));
-        assert!(!picked(&batch(1, 8, Reduction::Full)));
+        assert!(!picked1(&batch(96, 8, Reduction::Full)));
+        assert!(!picked1(&batch(128, 8, Reduction::Full)));
+        assert!(!picked1(&batch(1, 8, Reduction::Full)));
         let mut mixed = batch(16, 7, Reduction::Full);
         mixed.extend(batch(17, 1, Reduction::Full));
-        assert!(!picked(&mixed));
-        assert!(!picked(&[]));
+        assert!(!picked1(&mixed));
+        assert!(!picked1(&[]));
+        // Against pairs: from 7 lanes at 768 and 1024 bits, never four on 256-bit
+        // registers there; 512 and 1536 bits and above as against one by one.
+        let paired = |b: &[Residue<u64>]| picked(b, true);
+        for s in [12, 16] {
+            for lanes in 2..=6 {
+                assert!(
+                    !paired(&batch(s, lanes, Reduction::Full)),
+                    "{s} limbs, {lanes}"
+                );
+            }
+            assert!(paired(&batch(s, 7, Reduction::Full)), "{s} limbs");
+            assert!(paired(&batch(s, 8, Reduction::Full)), "{s} limbs");
+        }
+        assert_eq!(paired(&batch(8, 3, Reduction::Full)), vl);
+        assert!(paired(&batch(8, 5, Reduction::Full)));
+        assert!(!paired(&batch(24, 7, Reduction::Full)));
+        assert!(paired(&batch(24, 8, Reduction::Full)));
     }
 
     /// The 8-lane product through the residues' words equals the residues' products,
