@@ -19,7 +19,7 @@
 //! - `pow-x2`: `lanes::pow_x2_lockstep`, two exponentiations in lockstep on the pair
 //!   kernel `amm52x2-ifma` (RSA's two CRT halves), on two moduli of the size: both
 //!   exponents fixed against both random; where the pair kernel does not run (no AVX-512
-//!   IFMA, or a size outside 512 to 4096 bits) the check is skipped, and said so;
+//!   IFMA, or a size outside 385 to 4096 bits) the check is skipped, and said so;
 //! - `pow-vartime`: the control, `Residue::pow_vartime`, which is variable-time by
 //!   design: exponent 0x00..01 against random ones must be found leaking, or the harness
 //!   is blind.
@@ -444,9 +444,10 @@ fn plan(args: &Args, rng: &mut TestRng) -> Result<(Vec<Plan>, Vec<String>), CliE
                         }
                     }
                 }
-                // The pair: `auto`'s moduli (on `amm52-ifma` where the pair can run) and a
-                // second random modulus of the size, under each policy, where the pair
-                // kernel covers them (a probe with one-byte exponents tells).
+                // The pair: `auto`'s moduli (which the pair takes from 385 bits, on
+                // `amm52-ifma` or `mulx-cios`) and a second random modulus of the size,
+                // under each policy, where the pair kernel covers them (a probe with
+                // one-byte exponents tells).
                 PathKind::PowX2 => {
                     let n2 =
                         to_limbs::<u64>(&random_modulus(rng, bits), bits.div_ceil(64) as usize);

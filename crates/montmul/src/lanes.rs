@@ -97,16 +97,17 @@ static PAIR_INFO: LaneKernelInfo = LaneKernelInfo {
     info: KernelInfo {
         name: PAIR,
         seed: "004 sec. 7; OpenSSL rsaz_exp_x2",
-        summary: "two exponentiations in lockstep on amm52-ifma moduli of one digit \
-                  count, each filling the other's latency gaps (pow_x2); a squaring of \
-                  its own for 1024-bit halves",
+        summary: "two exponentiations in lockstep on moduli of one digit count (on \
+                  amm52-ifma, or auto's), each filling the other's latency gaps \
+                  (pow_x2, pow_lanes two by two); a squaring of its own for 1024-bit \
+                  halves",
         words: &[64],
         reductions: &[Reduction::Full, Reduction::Lazy],
         constant_time: true,
         available: ifma,
     },
     lanes: 2,
-    bits: (512, 4096),
+    bits: (385, 4096),
     ops: &["pow"],
 };
 
