@@ -195,15 +195,15 @@ fn every_size(reduction: Reduction, test: &str) {
             &format!("{what}, random"),
         );
         // In lockstep exactly where `lanes` picks it: both moduli on `amm52-ifma` or
-        // on `auto` (whose 512 bits, under Full, run on `mulx-cios`), and at most 32
-        // digits. `check` runs the pair ladder at every size.
+        // on `auto` (whose 448 and 512 bits, under Full, run on `mulx-cios`), and at
+        // most 32 digits. `check` runs the pair ladder at every size.
         let picked = picked(&ma, &mb);
         assert_eq!(
             lockstep(&residue(&ma, &xa), &residue(&mb, &xb), &ea, &eb),
             picked,
             "{what}: lockstep or not"
         );
-        // Picked from 512 to 1536 bits, under both policies.
+        // Picked from 448 to 1536 bits, under both policies.
         if ifma && bits <= 1536 {
             assert!(picked, "{what}: not picked");
         }

@@ -220,7 +220,7 @@ fn ymm_instances(w: usize) -> Option<(MulX2, SqrX2)> {
 /// The digit domain's shape (d', V') of a modulus, when the pair kernel covers it: its
 /// engine is `amm52-ifma`, or its kernel is `auto` (which gives 7 and 8 limbs, 385 to
 /// 512 bits, to `mulx-cios` where the CPU has BMI2 and ADX: the pair measured
-/// 1.24-1.31x faster than two of its exponentiations one after the other on a Zen 4,
+/// 1.23-1.32x faster than two of its exponentiations one after the other on a Zen 4,
 /// `docs/PERFORMANCE.md`, "The pair at 385 to 512 bits"). A modulus given another
 /// kernel by name keeps it.
 fn pair_shape(m: &Modulus<u64>) -> Option<(usize, usize)> {
