@@ -41,9 +41,13 @@
 //! so `t[s+1]` absorbs every carry and the final value is below `2n`.
 //!
 //! The final subtraction ([`Reduction::Full`]) is done in the asm: `t - n` with
-//! `sub`/`sbb` into the output, then `cmovnc` per word picks `t` or `t - n` by the
-//! borrow: no branch for LLVM to make out of a mask. [`Reduction::Lazy`] stores `t`,
-//! below `2n`.
+//! `sub`/`sbb`, then `cmovnc` per word picks `t` or `t - n` by the borrow: no branch
+//! for LLVM to make out of a mask. Each word of `t - n` goes to a register the rounds
+//! have left free where there is one (all of them at 4 to 6 limbs, the last 4 of 7 and
+//! the last 3 of 8), else to the output, from where `cmovnc` loads it back: a load
+//! that waits for its store to be forwarded, on the path from one product to the next.
+//! With registers the 4-limb product measured 13% faster (docs/PERFORMANCE.md).
+//! [`Reduction::Lazy`] stores `t`, below `2n`.
 //!
 //! Squaring: at 8 limbs a dedicated squaring, the square `a^2` with the whole
 //! triangle in registers (`square8.rs`: each off-diagonal product once, seed
@@ -130,7 +134,7 @@ macro_rules! reduce {
 /// nothing needs zeroing beforehand.
 macro_rules! rounds {
     (
-        first $policy:ident,
+        first $policy:tt,
         [$i:literal $($is:literal)*],
         [$j0:literal $($j:literal)*],
         [$t0:ident $t1:ident $($rest:ident)*] $tn:ident $tn1:ident
@@ -149,11 +153,11 @@ macro_rules! rounds {
             rounds!($policy, [$($is)*], [$j0 $($j)*], [$t1 $($rest)* $tn] $tn1 $t0)
         )
     };
-    ($policy:ident, [], $js:tt, [$($t:ident)*] $tn:ident $tn1:ident) => {
+    ($policy:tt, [], $js:tt, [$($t:ident)*] $tn:ident $tn1:ident) => {
         finish!($policy, $js, [$($t)*] $tn)
     };
     (
-        $policy:ident,
+        $policy:tt,
         [$i:literal $($is:literal)*],
         [$($j:literal)*],
         [$t0:ident $($mid:ident)*] $tn:ident $tn1:ident
@@ -176,30 +180,59 @@ macro_rules! rounds {
     };
 }
 
+/// Word `j` of `t - n` in the final subtraction (`$op` is `sub` for word 0, `sbb`
+/// after): into the spare register `$w`, or, for `mem`, through `rax` into the output
+/// (pointer in `rcx`).
+#[rustfmt::skip]
+macro_rules! sub_word {
+    ($op:ident, mem, $t:ident, $j:literal) => {
+        concat!(
+            "mov rax, ", stringify!($t), "\n",
+            stringify!($op), " rax, qword ptr [rdi + 8*", $j, "]\n",
+            "mov qword ptr [rcx + 8*", $j, "], rax\n",
+        )
+    };
+    ($op:ident, $w:ident, $t:ident, $j:literal) => {
+        concat!(
+            "mov ", stringify!($w), ", ", stringify!($t), "\n",
+            stringify!($op), " ", stringify!($w), ", qword ptr [rdi + 8*", $j, "]\n",
+        )
+    };
+}
+
+/// Word `j` of the result: `t - n` (where `sub_word!` put it) unless the subtraction
+/// borrowed.
+#[rustfmt::skip]
+macro_rules! pick_word {
+    (mem, $t:ident, $j:literal) => {
+        concat!("cmovnc ", stringify!($t), ", qword ptr [rcx + 8*", $j, "]\n")
+    };
+    ($w:ident, $t:ident, $j:literal) => {
+        concat!("cmovnc ", stringify!($t), ", ", stringify!($w), "\n")
+    };
+}
+
 /// Stores the result `t[s] 2^(64 s) + t[0..s]` (below 2n) at the output pointer saved
-/// at `[rsp + 16]`. `full`: `t - n` goes to the output through `sub`/`sbb`, the borrow
-/// of `t[s] - borrow` says whether `t < n`, and `cmovnc` keeps `t - n` where it is not
-/// (every word loaded, selected and stored whatever the value). `lazy`: `t` as it is
-/// (`t[s]` is zero: the value is below 2n < R).
+/// at `[rsp + 16]`. `(full w...)`: word j of `t - n` goes, through `sub`/`sbb`, to the
+/// free register `w[j]`, or to the output where `w[j]` is `mem` (`sub_word!`); the
+/// borrow of `t[s] - borrow` says whether `t < n`, and `cmovnc` keeps `t - n` where it
+/// is not (every word computed, selected and stored whatever the value). `lazy`: `t`
+/// as it is (`t[s]` is zero: the value is below 2n < R).
 macro_rules! finish {
-    (full, [$j0:literal $($j:literal)*], [$t0:ident $($t:ident)*] $tn:ident) => {
+    (
+        (full $w0:tt $($w:tt)*),
+        [$j0:literal $($j:literal)*],
+        [$t0:ident $($t:ident)*] $tn:ident
+    ) => {
         concat!(
             "mov rcx, qword ptr [rsp + 16]\n",
-            "mov rax, ", stringify!($t0), "\n",
-            "sub rax, qword ptr [rdi]\n",
-            "mov qword ptr [rcx], rax\n",
-            $(
-                "mov rax, ", stringify!($t), "\n",
-                "sbb rax, qword ptr [rdi + 8*", $j, "]\n",
-                "mov qword ptr [rcx + 8*", $j, "], rax\n",
-            )*
+            sub_word!(sub, $w0, $t0, $j0),
+            $(sub_word!(sbb, $w, $t, $j),)*
             "sbb ", stringify!($tn), ", 0\n",
-            "cmovnc ", stringify!($t0), ", qword ptr [rcx]\n",
+            pick_word!($w0, $t0, $j0),
+            $(pick_word!($w, $t, $j),)*
             "mov qword ptr [rcx], ", stringify!($t0), "\n",
-            $(
-                "cmovnc ", stringify!($t), ", qword ptr [rcx + 8*", $j, "]\n",
-                "mov qword ptr [rcx + 8*", $j, "], ", stringify!($t), "\n",
-            )*
+            $("mov qword ptr [rcx + 8*", $j, "], ", stringify!($t), "\n",)*
         )
     };
     (lazy, [$($j:literal)*], [$($t:ident)*] $tn:ident) => {
@@ -218,11 +251,11 @@ macro_rules! finish {
 /// `t[0]` becomes zero and, holding the new carry, goes last; the list rotates as in
 /// `rounds!`.
 macro_rules! redc_rounds {
-    ($policy:ident, [], $js:tt, $s:literal, [$($t:ident)*] $slot:ident $c:ident) => {
+    ($policy:tt, [], $js:tt, $s:literal, [$($t:ident)*] $slot:ident $c:ident) => {
         finish!($policy, $js, [$($t)*] $c)
     };
     (
-        $policy:ident,
+        $policy:tt,
         [$i:literal $($is:literal)*],
         [$($j:literal)*],
         $s:literal,
@@ -248,7 +281,7 @@ macro_rules! redc_rounds {
 /// and the output pointer (at the offsets `rounds!` uses), load `w[0..s]`, the
 /// rounds, restore.
 macro_rules! redc_asm {
-    ($policy:ident, $out:expr, $w:expr, $n:expr, $n0:expr, $s:literal,
+    ($policy:tt, $out:expr, $w:expr, $n:expr, $n0:expr, $s:literal,
      [$($j:literal)*], [$($t:ident)*] $tn:ident $tn1:ident) => {
         core::arch::asm!(
             "push rbx",
@@ -262,7 +295,7 @@ macro_rules! redc_asm {
             "add rsp, 24",
             "pop rbp",
             "pop rbx",
-            in("rsi") $w,
+            inout("rsi") $w => _,
             in("rdi") $n,
             out("r8") _,
             inout("r9") $n0 => _,
@@ -282,7 +315,7 @@ macro_rules! redc_asm {
 /// The whole asm block for one size and policy: save `rbx`/`rbp`, spill the pointer
 /// to `b`, `n0'` and the output pointer, the rounds, restore.
 macro_rules! mont_mul_asm {
-    ($policy:ident, $out:expr, $a:expr, $b:expr, $n:expr, $n0:expr,
+    ($policy:tt, $out:expr, $a:expr, $b:expr, $n:expr, $n0:expr,
      [$($j:literal)*], [$($t:ident)*] $tn:ident $tn1:ident) => {
         core::arch::asm!(
             "push rbx",
@@ -294,7 +327,7 @@ macro_rules! mont_mul_asm {
             "add rsp, 24",
             "pop rbp",
             "pop rbx",
-            in("rsi") $a,
+            inout("rsi") $a => _,
             in("rdi") $n,
             inout("r8") $b => _,
             inout("r9") $n0 => _,
@@ -318,7 +351,7 @@ macro_rules! mont_mul_asm {
 macro_rules! square_fn {
     ((product), $($rest:tt)*) => {};
     (
-        (square $sqr:ident, $square:path, $twice:literal),
+        (square $sqr:ident, $square:path, $twice:literal, $redc_full:tt),
         $limbs:literal, [$($j:literal)*], [$($t:ident)*] $tn:ident $tn1:ident
     ) => {
         /// `out = a^2 R^-1 mod n` for this limb count: the square, then REDC with the
@@ -344,7 +377,7 @@ macro_rules! square_fn {
             // writes is declared.
             unsafe {
                 if full {
-                redc_asm!(full, o, wp, n, n0, $limbs, [$($j)*], [$($t)*] $tn $tn1);
+                redc_asm!($redc_full, o, wp, n, n0, $limbs, [$($j)*], [$($t)*] $tn $tn1);
                 } else {
                 redc_asm!(lazy, o, wp, n, n0, $limbs, [$($j)*], [$($t)*] $tn $tn1);
                 }
@@ -361,8 +394,11 @@ macro_rules! square_text {
     ((product), $($rest:tt)*) => {
         ""
     };
-    ((square $($sq:tt)*), $limbs:literal, [$($j:literal)*], [$($t:ident)*] $tn:ident $tn1:ident) => {
-        redc_rounds!(full, [$($j)*], [$($j)*], $limbs, [$($t)*] $tn $tn1)
+    (
+        (square $sqr:ident, $square:path, $twice:literal, $redc_full:tt),
+        $limbs:literal, [$($j:literal)*], [$($t:ident)*] $tn:ident $tn1:ident
+    ) => {
+        redc_rounds!($redc_full, [$($j)*], [$($j)*], $limbs, [$($t)*] $tn $tn1)
     };
 }
 
@@ -381,7 +417,7 @@ macro_rules! square_call {
 macro_rules! sizes {
     ($(
         $limbs:literal limbs: $kernel:ident, $func:ident,
-        [$($j:literal)*], [$($t:ident)*] $tn:ident $tn1:ident,
+        [$($j:literal)*], [$($t:ident)*] $tn:ident $tn1:ident, full: $full:tt,
         sqr: ($($sq:tt)*);
     )*) => {
         $(
@@ -407,7 +443,7 @@ macro_rules! sizes {
                 // was, every other register it writes is declared.
                 unsafe {
                     if full {
-                        mont_mul_asm!(full, o, a, b, n, n0, [$($j)*], [$($t)*] $tn $tn1);
+                        mont_mul_asm!($full, o, a, b, n, n0, [$($j)*], [$($t)*] $tn $tn1);
                     } else {
                         mont_mul_asm!(lazy, o, a, b, n, n0, [$($j)*], [$($t)*] $tn $tn1);
                     }
@@ -428,6 +464,7 @@ macro_rules! sizes {
                     Some(&[$limbs])
                 }
 
+                #[inline]
                 fn mul_exact(&self, m: &Modulus<u64>, a: &[u64], b: &[u64], out: &mut [u64]) {
                     let full = m.reduction() == Reduction::Full;
                     let (n, out) = (words::<$limbs>(m.n()), words_mut::<$limbs>(out));
@@ -436,6 +473,7 @@ macro_rules! sizes {
                     unsafe { $func(out, words(a), words(b), n, m.n0(), full) }
                 }
 
+                #[inline]
                 fn sqr_exact(&self, m: &Modulus<u64>, a: &[u64], out: &mut [u64]) {
                     let full = m.reduction() == Reduction::Full;
                     let (n, out, a) = (words::<$limbs>(m.n()), words_mut::<$limbs>(out), words(a));
@@ -452,7 +490,7 @@ macro_rules! sizes {
         #[cfg(test)]
         const ASM_TEXTS: &[(usize, &str, &str, &str)] = &[$((
             $limbs,
-            rounds!(first full, [$($j)*], [$($j)*], [$($t)*] $tn $tn1),
+            rounds!(first $full, [$($j)*], [$($j)*], [$($t)*] $tn $tn1),
             rounds!(first lazy, [$($j)*], [$($j)*], [$($t)*] $tn $tn1),
             square_text!(($($sq)*), $limbs, [$($j)*], [$($t)*] $tn $tn1),
         )),*];
@@ -531,17 +569,26 @@ macro_rules! sizes {
     };
 }
 
+// Per size: the accumulator's registers, `t[0..s]` then `t[s]` and `t[s+1]`, and where
+// `finish!` puts each word of `t - n`. After the s rounds the list has turned s places,
+// so `t[0..s]` are the registers listed at s, s + 1, 0, .., s - 3, the top word the one
+// at s - 2, and the one at s - 1 (the last round's zeroed `t[0]`) is free; so are
+// `rdx` (the multiplier), `rsi` (the pointer to `a`, or to the square), `rax` where no
+// word goes through the output, and the registers a size does not use. `rcx` holds the
+// output pointer. The squaring's REDC turns the same way with `w[i+s]`'s register in
+// place of `t[s]`, so its free one is the one at s - 2. A wrong choice clobbers a word
+// of `t`: `tests/mulx_cios.rs` checks every size against the oracle.
 sizes! {
-    4 limbs: MulxCios4, mul_4, [0 1 2 3], [rbx rbp r8 r9] r10 r11,
+    4 limbs: MulxCios4, mul_4, [0 1 2 3], [rbx rbp r8 r9] r10 r11, full: (full r12 r13 r14 r15),
         sqr: (product);
-    5 limbs: MulxCios5, mul_5, [0 1 2 3 4], [rbx rbp r8 r9 r10] r11 r12,
+    5 limbs: MulxCios5, mul_5, [0 1 2 3 4], [rbx rbp r8 r9 r10] r11 r12, full: (full r10 r13 r14 r15 rax),
         sqr: (product);
-    6 limbs: MulxCios6, mul_6, [0 1 2 3 4 5], [rbx rbp r8 r9 r10 r11] r12 r13,
+    6 limbs: MulxCios6, mul_6, [0 1 2 3 4 5], [rbx rbp r8 r9 r10 r11] r12 r13, full: (full r11 r14 r15 rax rdx rsi),
         sqr: (product);
-    7 limbs: MulxCios7, mul_7, [0 1 2 3 4 5 6], [rbx rbp r8 r9 r10 r11 r12] r13 r14,
+    7 limbs: MulxCios7, mul_7, [0 1 2 3 4 5 6], [rbx rbp r8 r9 r10 r11 r12] r13 r14, full: (full mem mem mem r12 r15 rdx rsi),
         sqr: (product);
-    8 limbs: MulxCios8, mul_8, [0 1 2 3 4 5 6 7], [rbx rbp r8 r9 r10 r11 r12 r13] r14 r15,
-        sqr: (square sqr_8, super::square8::square_8, 16);
+    8 limbs: MulxCios8, mul_8, [0 1 2 3 4 5 6 7], [rbx rbp r8 r9 r10 r11 r12 r13] r14 r15, full: (full mem mem mem mem mem r13 rdx rsi),
+        sqr: (square sqr_8, super::square8::square_8, 16, (full mem mem mem mem mem r12 rdx rsi));
 }
 
 impl Kernel<u64> for MulxCios {
@@ -601,6 +648,17 @@ mod tests {
                 s
             );
             assert!(!lazy.contains("cmov"));
+            // Words of t - n through the output (the rest stay in registers).
+            let through_memory = full
+                .lines()
+                .filter(|l| l.starts_with("cmovnc") && l.contains("ptr"))
+                .count();
+            let expected = match s {
+                7 => 3,
+                8 => 5,
+                _ => 0,
+            };
+            assert_eq!(through_memory, expected, "{s} limbs");
         }
         assert!(
             ASM_TEXTS.iter().any(|t| !t.3.is_empty()),
