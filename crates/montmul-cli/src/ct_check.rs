@@ -31,7 +31,11 @@
 //! 0x00..01, so that `mul` tells whether the product alone shows what `pow` shows
 //! there), or with `--fixed top` the exponent 0x80..00 (every window after the first
 //! reads entry 0, as with 0x00..01, but the accumulator moves: it tells a
-//! data-independent effect of the table index apart from one of constant operands).
+//! data-independent effect of the table index apart from one of constant operands), or
+//! with `--fixed base-one` random exponents in both classes and, in the fixed one, the
+//! base 1 (the accumulator stays 1 from the first product to the last, as with the
+//! exponent 0x00..01, while the exponent changes: it tells constant operands apart
+//! from a constant exponent).
 //!
 //! Every kernel that `auto` can pick for 64-bit words at the size is checked: its pick on
 //! this CPU, the pick without AVX-512 IFMA, and the pick without BMI2/ADX either (the
@@ -119,7 +123,9 @@ pub struct Args {
     /// values a data-dependent shortcut would take), `random` (one random value, drawn
     /// once per check and then kept), `one` (`mul`'s operands R mod n, Montgomery's 1;
     /// the other paths as `edge`) or `top` (exponent 0x80..00: table index 0 after the
-    /// first window, the accumulator moving; the other paths as `edge`).
+    /// first window, the accumulator moving; the other paths as `edge`) or `base-one`
+    /// (`pow`: random exponents in both classes, the fixed class on the base 1, the
+    /// other on a random base; the other paths as `edge`).
     #[arg(long, value_enum, default_value_t = FixedClass::Edge)]
     fixed: FixedClass,
     /// Seed of the modulus, the inputs and the order of the classes.

@@ -30,6 +30,12 @@ pub enum FixedClass {
     /// Exponent 0x80..00 (every window after the first reads entry 0, but the
     /// accumulator moves); the other paths as [`FixedClass::Edge`].
     Top,
+    /// `pow` and `pow-vartime`: random exponents in both classes, class 0 on the base
+    /// R mod n (Montgomery's 1, so every product of the ladder multiplies 1 by 1 or by
+    /// an entry of 1s, as with the exponent 0x00..01) and class 1 on a random base. It
+    /// tells constant operands apart from a constant exponent. The other paths as
+    /// [`FixedClass::Edge`].
+    BaseOne,
 }
 
 /// What is timed.
@@ -151,6 +157,36 @@ impl Subject for Pow {
     }
 }
 
+/// `Residue::pow` or `pow_vartime` on random exponents, of the base 1 (class 0) or a
+/// random base (class 1): [`FixedClass::BaseOne`].
+struct PowOfOne {
+    /// The bases of class 0 and class 1.
+    bases: [Residue<u64>; 2],
+    exps: Secrets,
+    classes: Vec<u8>,
+    vartime: bool,
+}
+
+impl Subject for PowOfOne {
+    fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
+        // Random exponents for every entry, whatever its class.
+        self.exps.prepare(&vec![1; classes.len()], rng);
+        self.classes = classes.to_vec();
+    }
+
+    fn run(&mut self, i: usize) {
+        let e = self.exps.get(i);
+        // The base picked by index, not by a branch on the class.
+        let base = &self.bases[usize::from(black_box(self.classes[i]))];
+        let r = if self.vartime {
+            base.pow_vartime(e)
+        } else {
+            base.pow(e)
+        };
+        black_box(r);
+    }
+}
+
 /// `FixedBase::pow` of one base's precomputed powers, on exponents of one byte length.
 struct FixedBasePow {
     powers: FixedBase<u64>,
@@ -255,14 +291,14 @@ impl Subject for Table {
     }
 }
 
-/// The fixed exponent of `len` bytes for `class`: 0x00..01 (`Edge` and `One`),
+/// The fixed exponent of `len` bytes for `class`: 0x00..01 (`Edge`, `One`, `BaseOne`),
 /// 0x80..00 (`Top`), or random bytes drawn from `rng`.
 fn fixed_exponent(class: FixedClass, len: usize, rng: &mut TestRng) -> Vec<u8> {
     let mut e = vec![0u8; len];
     match class {
         FixedClass::Random => rng.fill_bytes(&mut e),
         FixedClass::Top => e[0] = 0x80,
-        FixedClass::Edge | FixedClass::One => e[len - 1] = 1,
+        FixedClass::Edge | FixedClass::One | FixedClass::BaseOne => e[len - 1] = 1,
     }
     e
 }
@@ -289,6 +325,14 @@ pub fn subject(
         x
     };
     Ok(match path {
+        PathKind::Pow | PathKind::PowVartime if class == FixedClass::BaseOne => {
+            Box::new(PowOfOne {
+                bases: [Residue::one(m), Residue::new(m, &limbs)?],
+                exps: Secrets::new(vec![0; m.byte_len()]),
+                classes: Vec::new(),
+                vartime: path == PathKind::PowVartime,
+            })
+        }
         PathKind::Pow | PathKind::PowVartime => {
             let fixed = fixed_exponent(class, m.byte_len(), rng);
             Box::new(Pow {

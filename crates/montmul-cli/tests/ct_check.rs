@@ -214,7 +214,7 @@ fn the_report_has_one_line_per_path_kernel_and_size() {
         assert!(worst(r).is_finite());
     }
     // The same as lines, with each fixed class, and `pow` beside `mul`.
-    for class in ["edge", "random", "one", "top"] {
+    for class in ["edge", "random", "one", "top", "base-one"] {
         let (code, out, err) = montmul(&[
             "ct-check",
             "--paths",
