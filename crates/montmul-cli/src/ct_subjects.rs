@@ -147,13 +147,16 @@ impl Subject for Pow {
     }
 
     fn run(&mut self, i: usize) {
-        let e = self.exps.get(i);
-        let r = if self.vartime {
-            self.base.pow_vartime(e)
-        } else {
-            self.base.pow(e)
-        };
-        black_box(r);
+        black_box(power(&self.base, self.exps.get(i), self.vartime));
+    }
+}
+
+/// `base^e` by `Residue::pow`, or `pow_vartime` with `vartime`.
+fn power(base: &Residue<u64>, e: &[u8], vartime: bool) -> Residue<u64> {
+    if vartime {
+        base.pow_vartime(e)
+    } else {
+        base.pow(e)
     }
 }
 
@@ -175,15 +178,9 @@ impl Subject for PowOfOne {
     }
 
     fn run(&mut self, i: usize) {
-        let e = self.exps.get(i);
         // The base picked by index, not by a branch on the class.
         let base = &self.bases[usize::from(black_box(self.classes[i]))];
-        let r = if self.vartime {
-            base.pow_vartime(e)
-        } else {
-            base.pow(e)
-        };
-        black_box(r);
+        black_box(power(base, self.exps.get(i), self.vartime));
     }
 }
 
