@@ -13,10 +13,11 @@ pub enum CrtHalves {
     /// One core, one half after the other ([`Residue::pow`](montmul::Residue::pow)
     /// twice): the reference.
     OneByOne,
-    /// The two halves on two threads, each one [`Residue::pow`](montmul::Residue::pow):
-    /// the p half on a scoped thread spawned for the call (on the caller's too where no
-    /// thread can be started), the q half on the caller's. The same work, in less
-    /// time where a second core is free (0.6x of [`CrtHalves::Lockstep`] at 4096 bits
-    /// here; at 2048 bits the thread costs more than it saves: `docs/PERFORMANCE.md`).
+    /// The two halves on two cores ([`montmul::parallel::pow_pair`]): the p half on the
+    /// helper thread the process keeps for this, the q half on the caller's; both on
+    /// the caller's where the helper is busy with another caller. The same work, in
+    /// less time where a second core is free: 0.53x of [`CrtHalves::Lockstep`] at 4096
+    /// bits, 0.6x at 3072 and 0.75x at 2048 here, signing in a loop; a call after the
+    /// machine has been idle costs more (`docs/PERFORMANCE.md`).
     TwoThreads,
 }

@@ -13,7 +13,8 @@
 //! lockstep on one core ([`montmul::lanes::pow_x2`]: `amm52x2-ifma`, each filling the
 //! other's latency gaps, where the CPU has AVX-512 IFMA and the halves are small enough
 //! for it to be faster; one after the other elsewhere), or on two cores
-//! ([`CrtHalves::TwoThreads`]), as [`RsaPrivateKey::set_crt_halves`] chooses.
+//! ([`CrtHalves::TwoThreads`], [`montmul::parallel::pow_pair`]), as
+//! [`RsaPrivateKey::set_crt_halves`] chooses.
 //!
 //! A multi-prime key (RFC 8017 5.1.2 step 2.b, the `r_i`, `d_i`, `t_i` form) runs the two
 //! halves of p and q as above, then one exponentiation `y^(d_i) mod r_i` per further
@@ -24,7 +25,8 @@
 //! [`montmul::lanes::pow_x2`]) with exponents of p's byte length, the reductions into
 //! p, q and n are [`Residue::from_be_bytes_reduced`], and Garner's step runs on
 //! residues, so no branch or memory index depends on c, d, the primes or the blinding
-//! factor. Which way the halves run is public (the key's size and the caller's choice).
+//! factor. Which way the halves run is public (the key's size, the caller's choice and,
+//! on two cores, whether another caller holds the helper thread).
 
 use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
@@ -92,20 +94,7 @@ impl RsaPrivateKey {
         let (m1, m2) = match self.crt_halves {
             CrtHalves::Lockstep => montmul::lanes::pow_x2(&yp, &self.dp, &yq, &self.dq)?,
             CrtHalves::OneByOne => (yp.pow(&self.dp), yq.pow(&self.dq)),
-            CrtHalves::TwoThreads => std::thread::scope(|s| {
-                // Where the system cannot start a thread, the p half runs here too.
-                let p_half = std::thread::Builder::new().spawn_scoped(s, || yp.pow(&self.dp));
-                let m2 = yq.pow(&self.dq);
-                let m1 = match p_half {
-                    // A panic in the spawned half (none is possible: `pow` on residues
-                    // of its own modulus) would be resumed here.
-                    Ok(handle) => handle
-                        .join()
-                        .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                    Err(_) => yp.pow(&self.dp),
-                };
-                (m1, m2)
-            }),
+            CrtHalves::TwoThreads => montmul::parallel::pow_pair(&yp, &self.dp, &yq, &self.dq),
         };
         let m2_be = Zeroizing::new(m2.to_be_bytes());
         // h = qinv (m1 - m2) mod p.
