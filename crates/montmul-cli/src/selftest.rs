@@ -20,6 +20,10 @@
 //! `montmul_testkit::exhaustive` (every odd 8-bit modulus with every operand pair,
 //! every odd 16-bit modulus with a dense sample).
 //!
+//! `--algo` and `--words` narrow the run to some kernels and word sizes: a long run of
+//! the paths the library picks (`--algo auto --words 64`) fits where one of every
+//! kernel would not, the bit-serial kernels with 8-bit words taking most of a case.
+//!
 //! A size a kernel refuses with a typed error (`gen-cios` has code for some limb counts
 //! only; a kernel this CPU cannot run) is counted as skipped and listed. A mismatch
 //! prints its reproducer (kernel, word, policy, operation, modulus and operands in hex)
@@ -95,6 +99,15 @@ pub struct Args {
     /// Seed of every random modulus, operand and exponent.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Only these kernels, comma-separated (default: every kernel; `montmul algos` lists
+    /// them), e.g. `auto` for the paths the library picks, where the bit-serial kernels
+    /// would make a long run take years.
+    #[arg(long, value_delimiter = ',')]
+    algo: Vec<String>,
+    /// Only these word sizes in bits, comma-separated, of 8, 16, 32 and 64 (default: all
+    /// four).
+    #[arg(long, value_delimiter = ',')]
+    words: Vec<u32>,
     /// Also run the exhaustive small-word sweep: every odd 8-bit modulus with every
     /// pair of operands, every odd 16-bit modulus with a dense sample (minutes).
     #[arg(long)]
@@ -273,11 +286,14 @@ struct Tally {
     skips: Vec<(String, u32, &'static str, String, u32)>,
 }
 
-/// Runs case `c` through every kernel of `L` under every policy it offers.
-fn run_word<L: Limb>(c: &Case, t: &mut Tally) {
+/// Runs case `c` through every kernel of `L` (of those named in `algos`, where it is
+/// not empty) under every policy it offers.
+fn run_word<L: Limb>(c: &Case, algos: &[String], t: &mut Tally) {
     for &k in lab::all::<L>() {
         let info = k.info();
-        if !info.words.contains(&L::BITS) {
+        if !info.words.contains(&L::BITS)
+            || !(algos.is_empty() || algos.iter().any(|a| a == info.name))
+        {
             continue;
         }
         for &r in info.reductions {
@@ -442,6 +458,10 @@ struct Summary {
     seed: u64,
     cases_per_size: u64,
     sizes: Vec<u32>,
+    /// The kernels run; empty for every kernel.
+    algos: Vec<String>,
+    /// The word sizes run.
+    words: Vec<u32>,
     /// (kernel, word, policy, case) runs.
     runs: u64,
     /// Single comparisons with the oracle.
@@ -491,17 +511,50 @@ fn progress(total: u64, what: &str) -> ProgressBar {
 
 /// Every (size, case, word) unit: the largest sizes first, so that the longest units
 /// start early and the threads end together.
-fn units(sizes: &[u32], cases: u64) -> impl ParallelIterator<Item = (u32, u64, u32)> + '_ {
+fn units<'a>(
+    sizes: &'a [u32],
+    cases: u64,
+    words: &'a [u32],
+) -> impl ParallelIterator<Item = (u32, u64, u32)> + 'a {
     let mut order = sizes.to_vec();
     order.sort_unstable_by(|x, y| y.cmp(x));
     order.dedup();
     order.into_par_iter().flat_map(move |bits| {
-        (0..cases).into_par_iter().flat_map(move |i| {
-            montmul::WORD_SIZES
-                .into_par_iter()
-                .map(move |w| (bits, i, w))
-        })
+        (0..cases)
+            .into_par_iter()
+            .flat_map(move |i| words.par_iter().map(move |&w| (bits, i, w)))
     })
+}
+
+/// The kernels asked for, checked: each must be a kernel of some word size.
+fn algos(list: &[String]) -> Result<Vec<String>, CliError> {
+    for name in list {
+        let known = lab::by_name::<u8>(name).is_ok()
+            || lab::by_name::<u16>(name).is_ok()
+            || lab::by_name::<u32>(name).is_ok();
+        if !known {
+            // The 64-bit list has every kernel; its error names the choices.
+            lab::by_name::<u64>(name).map_err(|e| CliError(format!("--algo: {e}")))?;
+        }
+    }
+    Ok(list.to_vec())
+}
+
+/// The word sizes asked for, checked (every one where the list is empty).
+fn words(list: &[u32]) -> Result<Vec<u32>, CliError> {
+    if let Some(w) = list.iter().find(|w| !montmul::WORD_SIZES.contains(w)) {
+        return Err(CliError(format!(
+            "--words: {w} is not a word size (8, 16, 32, 64)"
+        )));
+    }
+    let mut list = if list.is_empty() {
+        montmul::WORD_SIZES.to_vec()
+    } else {
+        list.to_vec()
+    };
+    list.sort_unstable();
+    list.dedup();
+    Ok(list)
 }
 
 /// The exhaustive sweep, on every core.
@@ -564,6 +617,8 @@ fn run_exhaustive(mismatches: &Mutex<Vec<String>>, count: &AtomicU64) -> Exhaust
 /// mismatch (its reproducers printed), 2 on bad flags.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let sizes = sizes(&args.bits)?;
+    let algos = algos(&args.algo)?;
+    let words = words(&args.words)?;
     let start = Instant::now();
     let mismatch_count = AtomicU64::new(0);
     let mismatches = Mutex::new(Vec::new());
@@ -574,16 +629,19 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut distinct = sizes.clone();
     distinct.sort_unstable();
     distinct.dedup();
-    let bar = progress(distinct.len() as u64 * args.cases * 4, "selftest");
-    let (runs, checks, skips) = units(&distinct, args.cases)
+    let bar = progress(
+        distinct.len() as u64 * args.cases * words.len() as u64,
+        "selftest",
+    );
+    let (runs, checks, skips) = units(&distinct, args.cases, &words)
         .map(|(bits, i, w)| {
             let case = Case::new(args.seed, bits, i);
             let mut t = Tally::default();
             match w {
-                8 => run_word::<u8>(&case, &mut t),
-                16 => run_word::<u16>(&case, &mut t),
-                32 => run_word::<u32>(&case, &mut t),
-                _ => run_word::<u64>(&case, &mut t),
+                8 => run_word::<u8>(&case, &algos, &mut t),
+                16 => run_word::<u16>(&case, &algos, &mut t),
+                32 => run_word::<u32>(&case, &algos, &mut t),
+                _ => run_word::<u64>(&case, &algos, &mut t),
             }
             bar.inc(1);
             if !t.mismatches.is_empty() {
@@ -631,6 +689,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         seed: args.seed,
         cases_per_size: args.cases,
         sizes,
+        algos,
+        words,
         runs,
         checks,
         skipped: skips.iter().map(|s| s.bits.len() as u64).sum(),
@@ -768,6 +828,32 @@ mod tests {
             3,
             "no long exponent above 512 bits"
         );
+    }
+
+    #[test]
+    fn kernels_and_words_are_checked() {
+        assert_eq!(words(&[]).ok(), Some(montmul::WORD_SIZES.to_vec()));
+        assert_eq!(words(&[64, 8, 64]).ok(), Some(vec![8, 64]));
+        assert!(words(&[12]).is_err());
+        assert!(algos(&names_of(&["auto", "cios"])).is_ok());
+        assert!(algos(&names_of(&["no-such-kernel"])).is_err());
+    }
+
+    #[test]
+    fn the_selection_runs_only_what_it_names() {
+        let case = Case::new(3, 256, 5);
+        let mut t = Tally::default();
+        run_word::<u64>(&case, &names_of(&["auto"]), &mut t);
+        let mut all = Tally::default();
+        run_word::<u64>(&case, &[], &mut all);
+        // `auto` offers both policies: two runs, of the 64-bit kernels' many.
+        assert_eq!(t.runs, 2);
+        assert!(all.runs > 10, "{}", all.runs);
+        assert!(t.mismatches.is_empty() && all.mismatches.is_empty());
+    }
+
+    fn names_of(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
     }
 
     #[test]
