@@ -439,19 +439,25 @@ pub fn pow_batch<L: Limb>(bases: &[Residue<L>], exponent_be: &[u8]) -> Vec<Resid
         .collect()
 }
 
-/// `(a^ea, b^eb)`, each constant-time in its exponent as [`Residue::pow`], the first on a
-/// second core: on a helper thread that the process keeps for this, which polls for the
-/// next call for half a millisecond after each one before it sleeps. Where the helper is
-/// busy (another thread is in `pow_pair`, or this call comes from the helper) or no
-/// thread can be started, both run here, one after the other; nobody waits for the
-/// helper. How RSA's two CRT halves run on two cores.
+/// `(a^ea, b^eb)`, exactly [`Residue::pow`]'s, the first on a second core: on a helper
+/// thread that the process keeps for this, which polls for the next call for half a
+/// millisecond after each one before it sleeps. Where the helper is busy (another
+/// thread is in `pow_pair`) or no thread can be started, both run here as
+/// [`crate::lanes::pow_x2`] runs them (in lockstep where that is faster); nobody waits
+/// for the helper. How RSA's two CRT halves run on two cores.
+///
+/// Constant-time in the bases and the exponents' values, as [`Residue::pow`]; which way
+/// it runs depends on other callers only.
 pub fn pow_pair<L: Limb>(
     a: &Residue<L>,
     ea: &[u8],
     b: &Residue<L>,
     eb: &[u8],
 ) -> (Residue<L>, Residue<L>) {
+    let Some(held) = helper::take() else {
+        return crate::lanes::pow_x2(a, ea, b, eb).unwrap_or_else(|_| (a.pow(ea), b.pow(eb)));
+    };
     let (job_base, job_exp) = (a.clone(), zeroize::Zeroizing::new(ea.to_vec()));
-    let (x, y) = helper::beside(move || job_base.pow(&job_exp), || b.pow(eb));
+    let (x, y) = held.beside(move || job_base.pow(&job_exp), || b.pow(eb));
     (x.unwrap_or_else(|| a.pow(ea)), y)
 }

@@ -11,7 +11,8 @@
 //!
 //! Nobody ever waits for the helper to become free. A caller that finds it busy (another
 //! thread's job, or a job that itself asks for the helper) or not startable gets `None`
-//! back at once and runs the job itself, so concurrent and nested use cannot deadlock.
+//! from [`take`] at once and does the work itself, so concurrent and nested use cannot
+//! deadlock.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -77,53 +78,51 @@ fn poll_then_block<T>(rx: &Receiver<T>) -> Option<T> {
     }
 }
 
-/// Runs `job` on the helper and `here` on the calling thread at the same time. Returns
-/// `here`'s result, and `job`'s where the helper ran it: `None` where the helper was
-/// busy, could not be started or the job panicked, in which case `job` has not run or
-/// its result is lost, and the caller computes it itself.
-pub(crate) fn beside<T, R>(
-    job: impl FnOnce() -> T + Send + 'static,
-    here: impl FnOnce() -> R,
-) -> (Option<T>, R)
-where
-    T: Send + 'static,
-{
-    let Some(h) = helper() else {
-        return (None, here());
-    };
-    let Some(_held) = Held::take(&h.busy) else {
-        return (None, here());
-    };
-    let (tx, rx) = mpsc::sync_channel::<T>(1);
-    let posted = h
-        .jobs
-        .send(Box::new(move || {
-            if let Ok(t) = catch_unwind(AssertUnwindSafe(job)) {
-                // The caller waits for this unless it panicked: then nobody reads it.
-                let _ = tx.send(t);
-            }
-        }))
-        .is_ok();
-    let r = here();
-    let t = if posted { poll_then_block(&rx) } else { None };
-    (t, r)
+/// The helper, held by one caller until dropped (also when the caller panics); `None`
+/// at once where another caller holds it or no thread could be started.
+pub(crate) fn take() -> Option<Held> {
+    let h = helper()?;
+    h.busy
+        .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+        .ok()
+        .map(|_| Held(h))
 }
 
-/// The helper held by one caller; released when dropped, also when `here` panics.
-struct Held<'a>(&'a AtomicBool);
+/// The helper, held by one caller.
+pub(crate) struct Held(&'static Helper);
 
-impl<'a> Held<'a> {
-    /// Takes the helper where nobody holds it.
-    fn take(busy: &'a AtomicBool) -> Option<Self> {
-        busy.compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
-            .ok()
-            .map(|_| Held(busy))
+impl Held {
+    /// Runs `job` on the helper and `here` on the calling thread at the same time.
+    /// Returns `here`'s result, and `job`'s: `None` where the job panicked or could not
+    /// be handed over, and then the caller computes it itself.
+    pub(crate) fn beside<T, R>(
+        self,
+        job: impl FnOnce() -> T + Send + 'static,
+        here: impl FnOnce() -> R,
+    ) -> (Option<T>, R)
+    where
+        T: Send + 'static,
+    {
+        let (tx, rx) = mpsc::sync_channel::<T>(1);
+        let posted = self
+            .0
+            .jobs
+            .send(Box::new(move || {
+                if let Ok(t) = catch_unwind(AssertUnwindSafe(job)) {
+                    // The caller waits for this unless it panicked: then nobody reads it.
+                    let _ = tx.send(t);
+                }
+            }))
+            .is_ok();
+        let r = here();
+        let t = if posted { poll_then_block(&rx) } else { None };
+        (t, r)
     }
 }
 
-impl Drop for Held<'_> {
+impl Drop for Held {
     fn drop(&mut self) {
-        self.0.store(false, Ordering::Release);
+        self.0.busy.store(false, Ordering::Release);
     }
 }
 
@@ -135,6 +134,17 @@ mod tests {
     /// The helper is one per process: the tests that look at whether it is free take
     /// turns.
     static TURN: Mutex<()> = Mutex::new(());
+
+    /// [`Held::beside`] where the helper is free, else both here.
+    fn beside<T: Send + 'static, R>(
+        job: impl FnOnce() -> T + Send + 'static,
+        here: impl FnOnce() -> R,
+    ) -> (Option<T>, R) {
+        match take() {
+            Some(h) => h.beside(job, here),
+            None => (None, here()),
+        }
+    }
 
     fn turn() -> std::sync::MutexGuard<'static, ()> {
         TURN.lock()
@@ -198,5 +208,27 @@ mod tests {
         });
         assert!(here_panics.is_err());
         assert_eq!(beside(|| 8, || 9), (Some(8), 9));
+    }
+
+    #[test]
+    fn pow_pair_gives_pows_results_with_the_helper_free_or_held() {
+        use crate::{Modulus, Residue};
+        let _t = turn();
+        let n: Vec<u8> = (0..128u8).map(|i| i.wrapping_mul(37) | 0x81).collect();
+        let m = Modulus::<u64>::from_be_bytes(&n).expect("an odd modulus");
+        let a = Residue::from_be_bytes_reduced(&m, &[7; 200]);
+        let b = Residue::from_be_bytes_reduced(&m, &[9; 100]);
+        let (ea, eb) = ([0xa5; 128], [0x3c; 120]);
+        let want = (a.pow(&ea), b.pow(&eb));
+        assert!(
+            want == crate::parallel::pow_pair(&a, &ea, &b, &eb),
+            "helper free"
+        );
+        let held = take().expect("the helper, free");
+        assert!(
+            want == crate::parallel::pow_pair(&a, &ea, &b, &eb),
+            "helper held"
+        );
+        drop(held);
     }
 }
