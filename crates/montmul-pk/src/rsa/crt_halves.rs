@@ -16,9 +16,9 @@ pub enum CrtHalves {
     /// The two halves on two cores ([`montmul::parallel::pow_pair`]): the p half on the
     /// helper thread the process keeps for this, the q half on the caller's; both on
     /// the caller's, as [`CrtHalves::Lockstep`] runs them, where the helper is busy with
-    /// another caller. The same work, in
-    /// less time where a second core is free: 0.53x of [`CrtHalves::Lockstep`] at 4096
-    /// bits, 0.6x at 3072 and 0.75x at 2048 here, signing in a loop; a call after the
-    /// machine has been idle costs more (`docs/PERFORMANCE.md`).
+    /// another caller. The same work, in less time where a second core is free: 0.53x
+    /// of [`CrtHalves::Lockstep`] at 4096 bits, 0.6x at 3072 and 0.75x at 2048 here,
+    /// signing in a loop; a call after the machine has been idle costs more
+    /// (`docs/PERFORMANCE.md`).
     TwoThreads,
 }
