@@ -540,6 +540,29 @@ fn algos(list: &[String]) -> Result<Vec<String>, CliError> {
     Ok(list.to_vec())
 }
 
+/// How many (kernel, word) pairs `algos` (every kernel where empty) and `words` select.
+fn pairs(algos: &[String], words: &[u32]) -> usize {
+    fn of<L: Limb>(algos: &[String]) -> usize {
+        lab::all::<L>()
+            .iter()
+            .filter(|k| {
+                let info = k.info();
+                info.words.contains(&L::BITS)
+                    && (algos.is_empty() || algos.iter().any(|a| a == info.name))
+            })
+            .count()
+    }
+    words
+        .iter()
+        .map(|w| match w {
+            8 => of::<u8>(algos),
+            16 => of::<u16>(algos),
+            32 => of::<u32>(algos),
+            _ => of::<u64>(algos),
+        })
+        .sum()
+}
+
 /// The word sizes asked for, checked (every one where the list is empty).
 fn words(list: &[u32]) -> Result<Vec<u32>, CliError> {
     if let Some(w) = list.iter().find(|w| !montmul::WORD_SIZES.contains(w)) {
@@ -619,6 +642,18 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let sizes = sizes(&args.bits)?;
     let algos = algos(&args.algo)?;
     let words = words(&args.words)?;
+    if pairs(&algos, &words) == 0 {
+        // A run that checks nothing must not pass.
+        return Err(CliError(format!(
+            "--algo {} has no kernel with {}-bit words",
+            algos.join(","),
+            words
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join("- or ")
+        )));
+    }
     let start = Instant::now();
     let mismatch_count = AtomicU64::new(0);
     let mismatches = Mutex::new(Vec::new());
@@ -837,6 +872,9 @@ mod tests {
         assert!(words(&[12]).is_err());
         assert!(algos(&names_of(&["auto", "cios"])).is_ok());
         assert!(algos(&names_of(&["no-such-kernel"])).is_err());
+        assert_eq!(pairs(&names_of(&["auto"]), &[8, 64]), 2);
+        assert_eq!(pairs(&names_of(&["mulx-cios"]), &[8]), 0);
+        assert!(pairs(&[], &[64]) > 10);
     }
 
     #[test]
