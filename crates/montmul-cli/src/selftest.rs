@@ -289,14 +289,8 @@ struct Tally {
 /// Runs case `c` through every kernel of `L` (of those named in `algos`, where it is
 /// not empty) under every policy it offers.
 fn run_word<L: Limb>(c: &Case, algos: &[String], t: &mut Tally) {
-    for &k in lab::all::<L>() {
-        let info = k.info();
-        if !info.words.contains(&L::BITS)
-            || !(algos.is_empty() || algos.iter().any(|a| a == info.name))
-        {
-            continue;
-        }
-        for &r in info.reductions {
+    for k in selected::<L>(algos) {
+        for &r in k.info().reductions {
             run_variant(k, r, c, t);
         }
     }
@@ -540,17 +534,19 @@ fn algos(list: &[String]) -> Result<Vec<String>, CliError> {
     Ok(list.to_vec())
 }
 
+/// The kernels of `L` that `algos` names (every one where it is empty) and that have
+/// `L`'s words.
+fn selected<L: Limb>(algos: &[String]) -> impl Iterator<Item = &'static dyn Kernel<L>> + '_ {
+    lab::all::<L>().iter().copied().filter(move |k| {
+        let info = k.info();
+        info.words.contains(&L::BITS) && (algos.is_empty() || algos.iter().any(|a| a == info.name))
+    })
+}
+
 /// How many (kernel, word) pairs `algos` (every kernel where empty) and `words` select.
 fn pairs(algos: &[String], words: &[u32]) -> usize {
     fn of<L: Limb>(algos: &[String]) -> usize {
-        lab::all::<L>()
-            .iter()
-            .filter(|k| {
-                let info = k.info();
-                info.words.contains(&L::BITS)
-                    && (algos.is_empty() || algos.iter().any(|a| a == info.name))
-            })
-            .count()
+        selected::<L>(algos).count()
     }
     words
         .iter()
