@@ -18,9 +18,11 @@
 //! lockstep, each filling the other's latency gaps (`amm52x2-ifma`, OpenSSL's
 //! `rsaz_exp_x2`): the two CRT halves of an RSA private operation, also through
 //! [`pow_x2`]. Its kernel covers 385 to 4096 bits per half; it
-//! is picked up to 32 digits (about 1600 bits per half, RSA-3072), where it measured
-//! faster than the two one after the other; above, a single product already keeps the
-//! core's issue busy and the pair measured no faster (`docs/PERFORMANCE.md`). `Mb8`
+//! is picked where it measured faster than the two one after the other: up to 32
+//! digits (about 1600 bits per half, RSA-3072) on a CPU that splits 512-bit
+//! multiply-adds in two (Zen 4), where above that a single product already keeps the
+//! multipliers busy; up to 64 digits (about 3300 bits per half, RSA-6144) elsewhere
+//! (`x2::picked`, `docs/PERFORMANCE.md`). `Mb8`
 //! runs up to eight exponentiations of one size class on `amm52x8-ifma`, one per 64-bit
 //! lane (a batch of up to four on 256-bit registers, in half the time of eight), from
 //! the lane counts where that measured faster than both one by one and two by two
@@ -100,7 +102,8 @@ static PAIR_INFO: LaneKernelInfo = LaneKernelInfo {
         summary: "two exponentiations in lockstep on moduli of one digit count (on \
                   amm52-ifma, or auto's), each filling the other's latency gaps \
                   (pow_x2, pow_lanes two by two); a squaring of its own for 1024-bit \
-                  halves",
+                  halves (17 to 32 digits, about 830 to 1600 bits, where 512-bit multiply-adds \
+                  are not split)",
         words: &[64],
         reductions: &[Reduction::Full, Reduction::Lazy],
         constant_time: true,
@@ -209,7 +212,7 @@ fn engine<L: Limb>(lanes: &[Residue<L>]) -> &'static dyn Engine<L> {
 /// Whether the pair `a`, `b` runs in lockstep on `amm52x2-ifma`: 64-bit limbs, both
 /// moduli on `amm52-ifma` or `auto` with the same digit count, a CPU with AVX-512
 /// IFMA, and a size where lockstep measured faster than one after the other (up to 32
-/// digits, about 1600 bits per half: `x2::picked`, through
+/// or 64 digits per half, as the CPU splits 512-bit multiply-adds or not: `x2::picked`, through
 /// [`crate::kernel::PerWord::pair_picked`]). All public.
 fn fits_x2<L: Limb>(a: &Residue<L>, b: &Residue<L>) -> bool {
     L::pair_picked(a.modulus(), b.modulus())
@@ -302,8 +305,9 @@ pub fn pow_lanes<L: Limb>(
 
 /// `a^ea` and `b^eb` (big-endian exponents, each residue in its own modulus), the two
 /// exponentiations run in lockstep where that is faster (both moduli on `amm52-ifma`
-/// or `auto` with the same digit count, from 385 to about 1600 bits each: the two CRT
-/// halves of an RSA-1024, RSA-2048 or RSA-3072 key), one after the other elsewhere.
+/// or `auto` with the same digit count, from 385 to about 1600 bits each, or 3300
+/// where the CPU does not split 512-bit multiply-adds: the two CRT halves of an
+/// RSA-1024 to RSA-3072 key, or to RSA-6144), one after the other elsewhere.
 /// The results are exactly [`Residue::pow`]'s.
 ///
 /// Constant-time in the bases and the exponents' values; the exponents' byte lengths

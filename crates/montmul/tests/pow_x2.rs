@@ -79,6 +79,12 @@ fn picked(_: &Modulus<u64>, _: &Modulus<u64>) -> bool {
     false
 }
 
+/// Whether this CPU splits 512-bit multiply-adds in two (`Avx512Ifma::splits_512`);
+/// false without AVX-512 IFMA.
+fn splits_512() -> bool {
+    montmul::arch::Avx512Ifma::new().is_some_and(|t| t.splits_512())
+}
+
 /// The pair ladder run directly (the arch layer's `x2::pow_x2`), at sizes `lanes`
 /// does not pick too: `None` where the pair kernel does not fit.
 #[cfg(target_arch = "x86_64")]
@@ -160,8 +166,11 @@ fn check(
 /// The sizes per half: one or two for each vector count 2 ..= 10 of the pair kernel
 /// (448, 512, 832, 1024, 1280, 1536, 1792, 2048, 2304, 2560, 3072, 3584, 4096 bits;
 /// `auto` gives 448 and 512 to `mulx-cios` under `Full` on a CPU with BMI2 and ADX).
-/// Both step forms run: 832 bits (17 or 18 digits) and 1024 bits under `Full` (20
-/// digits) on 256-bit registers (`x2::X2_YMM_DIGITS`), the others on 512-bit ones.
+/// Every form this CPU picks runs: where it splits 512-bit multiply-adds, 832 bits (17
+/// or 18 digits) and 1024 bits under `Full` (20 digits) on 256-bit registers
+/// (`x2::X2_YMM_DIGITS`), the others on 512-bit ones; elsewhere the chained form at 2
+/// vectors and the low-first one from 3 (`x2::X2_LOW_FIRST_VECTORS`). The unit test in
+/// `x2.rs` compares every form digit for digit, whatever the CPU.
 const SIZES: [u32; 13] = [
     448, 512, 832, 1024, 1280, 1536, 1792, 2048, 2304, 2560, 3072, 3584, 4096,
 ];
@@ -203,9 +212,17 @@ fn every_size(reduction: Reduction, test: &str) {
             picked,
             "{what}: lockstep or not"
         );
-        // Picked from 448 to 1536 bits, under both policies.
+        // Picked from 448 to 1536 bits, under both policies; where the CPU does not
+        // split 512-bit multiply-adds, to 3072 bits and not at 4096.
         if ifma && bits <= 1536 {
             assert!(picked, "{what}: not picked");
+        }
+        if ifma && !splits_512() {
+            assert_eq!(
+                picked,
+                bits <= 3072,
+                "{what}: picked or not, 512-bit at full rate"
+            );
         }
         // The pair ladder runs at every size on `amm52-ifma` and `auto`.
         let ab = (&residue(&ma, &xa), &residue(&mb, &xb));

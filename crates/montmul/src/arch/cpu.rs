@@ -41,6 +41,7 @@ static ADX: AtomicU8 = AtomicU8::new(UNKNOWN);
 static AVX2: AtomicU8 = AtomicU8::new(UNKNOWN);
 static AVX512_IFMA: AtomicU8 = AtomicU8::new(UNKNOWN);
 static AVX512_BW: AtomicU8 = AtomicU8::new(UNKNOWN);
+static SPLITS_512: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 /// Proof that the CPU has BMI2 (`mulx`, `shrx`) and ADX (`adcx`, `adox`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +77,20 @@ impl Avx512Ifma {
     #[inline]
     pub fn new() -> Option<Self> {
         cached(&AVX512_IFMA, detect_avx512_ifma).then_some(Avx512Ifma(()))
+    }
+
+    /// Whether this CPU runs a 512-bit multiply-add as two 256-bit halves, so that it
+    /// issues twice as many 256-bit `vpmadd52` a cycle as 512-bit ones and a lane costs
+    /// the same at either width (detected once, then cached).
+    ///
+    /// Yes on AMD's family 0x19 (Zen 4: one 512-bit or two 256-bit multiply-adds a
+    /// cycle, measured). No elsewhere, as on the Intel Xeons measured (about two of
+    /// either width a cycle, `docs/PERFORMANCE.md`, "An Intel Xeon for a session"),
+    /// where a 512-bit register does twice the work of a 256-bit one. Kernels that can
+    /// run on either width ask this to choose; both widths give the same results.
+    #[inline]
+    pub fn splits_512(self) -> bool {
+        cached(&SPLITS_512, detect_splits_512)
     }
 }
 
@@ -116,6 +131,29 @@ fn detect_avx512_bw() -> bool {
 
 #[cfg(not(target_arch = "x86_64"))]
 fn detect_avx512_bw() -> bool {
+    false
+}
+
+/// AMD's family 0x19 (Zen 3 and Zen 4; of these only Zen 4 has AVX-512), from CPUID
+/// leaves 0 (the vendor) and 1 (the family: base, plus the extended one where the base
+/// is 0xF).
+#[cfg(target_arch = "x86_64")]
+fn detect_splits_512() -> bool {
+    use core::arch::x86_64::__cpuid;
+    let vendor = __cpuid(0);
+    let amd = [vendor.ebx, vendor.edx, vendor.ecx] == [0x6874_7541, 0x6974_6e65, 0x444d_4163];
+    let eax = __cpuid(1).eax;
+    let base = (eax >> 8) & 0xf;
+    let family = if base == 0xf {
+        base + ((eax >> 20) & 0xff)
+    } else {
+        base
+    };
+    amd && family == 0x19
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect_splits_512() -> bool {
     false
 }
 

@@ -13,7 +13,7 @@ const DIGIT52: i64 = DIGIT as i64;
 /// A register of 52-bit digits, one per 64-bit lane: the operations the steps of the
 /// pair and of the multi-buffer kernel need, for 256-bit (`__m256i`, AVX-512VL) and
 /// 512-bit (`__m512i`) registers. The steps are written once over this trait; which
-/// width a size or a batch runs on is the caller's choice (`x2::X2_YMM_DIGITS`,
+/// width a size or a batch runs on is the caller's choice (`x2::instances`,
 /// `mb8::amm`).
 ///
 /// # Safety

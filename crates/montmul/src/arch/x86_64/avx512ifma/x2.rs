@@ -53,8 +53,21 @@
 //!   a longer chain (q waits for a broadcast, a multiply-add and the read back), which
 //!   the other half covers.
 //!
-//! [`X2_YMM_DIGITS`] picks the width: 256 bits where five registers hold the 17 to 20
-//! digits that take three 512-bit ones (1024-bit halves have 20), 512 bits elsewhere.
+//! Which form, on which width, depends on the CPU (`instances`):
+//!
+//! - Where 512-bit multiply-adds are split in two ([`Avx512Ifma::splits_512`], Zen 4),
+//!   a lane costs the same at either width and the pair is bound by its multiply-adds'
+//!   lanes: [`X2_YMM_DIGITS`] runs the low-first form on 256 bits where five registers
+//!   hold the 17 to 20 digits that take three 512-bit ones (1024-bit halves have 20),
+//!   and the chained form on 512 bits elsewhere.
+//! - Elsewhere (the Intel Xeons measured) a 512-bit multiply-add costs what a 256-bit
+//!   one does, so the pair stays on 512-bit registers, and there the two issue ports
+//!   that run the multiply-adds also run every other vector instruction. The low-first
+//!   form, with a fifth fewer of those instructions, then wins where its longer chain
+//!   is covered: from [`X2_LOW_FIRST_VECTORS`] vectors per half, with its squaring up
+//!   to 4 vectors. Against the 256-bit form at 1024 bits the 512-bit one measured
+//!   0.79-0.86x of the time; against the chained form the low-first one 0.77-0.84x at
+//!   1536 and 2048 bits (`docs/PERFORMANCE.md`, "An Intel Xeon for a session").
 //!
 //! The vector's lane 0 is never read as a value: in the chained form it misses lane
 //! 0's carry, in the low-first form it takes the high halves that t already holds, and
@@ -86,10 +99,11 @@
 //! value, and the digits, of the product of x by itself (the unit test below compares
 //! them). Bounds: a lane still takes at most four halves a step.
 //!
-//! On 512-bit registers the pair squares with its product, the operand doubling as
-//! its own multiplier, as `amm52-ifma` does for these vector counts
-//! (`sqr::sqr_digits`); the low-first squaring measured slower there than the
-//! chained product (`docs/PERFORMANCE.md`).
+//! The same squaring runs on 512-bit registers (up to 4 of them) on a CPU that does
+//! not split them, beside the low-first product. Otherwise the pair squares with its
+//! product, the operand doubling as its own multiplier, as `amm52-ifma` does for
+//! these vector counts (`sqr::sqr_digits`): on the Zen 4 the low-first squaring on
+//! 512-bit registers measured slower than the chained product (`docs/PERFORMANCE.md`).
 //!
 //! # The exponentiation
 //!
@@ -128,7 +142,7 @@ use crate::exp::{digit, entry_mask_plain, fixed_window, Ladder, Step, Trace, Wor
 use crate::kernel::traits::PowDomain;
 use crate::{Kernel, Modulus};
 pub use step::X2_CHAINED_VECTORS;
-use step::{mul_x2_ymm, mul_x2_zmm, sqr_x2_ymm, MulX2, SqrX2};
+use step::{mul_x2_ymm, mul_x2_zmm, sqr_x2_ymm, sqr_x2_zmm, MulX2, SqrX2};
 
 /// The most vectors per half the pair kernel is built for: 10 vectors, 80 digits,
 /// moduli up to 4096 bits (79 digits) under either reduction.
@@ -170,35 +184,66 @@ type GatherX2 = unsafe fn(&[Vec<u64>], &[[u64; 2]], &mut [u64]);
 
 /// The digit counts per half for which the pair runs on 256-bit registers in the
 /// low-first form (`mul_x2_ymm`) rather than on 512-bit ones in the chained form
-/// (`mul_x2_zmm`): 17 ..= 20, where five 256-bit registers hold the digits that take
-/// three 512-bit ones (20 lanes, not 24). The pair is bound by its multiply-adds, and
-/// there it does 5/6 of them; where both widths need the same lanes the 512-bit chained
-/// form measured as fast or faster (`docs/PERFORMANCE.md`, "Two exponentiations in
-/// lockstep").
+/// (`mul_x2_zmm`), on a CPU that [splits 512-bit multiply-adds](Avx512Ifma::splits_512):
+/// 17 ..= 20, where five 256-bit registers hold the digits that take three 512-bit ones
+/// (20 lanes, not 24). There the pair is bound by its multiply-adds' lanes, and it does
+/// 5/6 of them; where both widths need the same lanes the 512-bit chained form measured
+/// as fast or faster (`docs/PERFORMANCE.md`, "Two exponentiations in lockstep"). On other
+/// CPUs a 512-bit multiply-add does twice the lanes in the same time and the pair stays
+/// on 512-bit registers.
 pub const X2_YMM_DIGITS: core::ops::RangeInclusive<usize> = 17..=20;
 
+/// The vector count per half from which the pair runs in the low-first form on
+/// 512-bit registers, with its own squaring up to 4 vectors, on a CPU that does not
+/// split 512-bit multiply-adds (module doc, "The step"). Below it the chained form:
+/// at 2 vectors (768 bits) it measured 0.86-0.87x of the low-first form's time.
+pub const X2_LOW_FIRST_VECTORS: usize = 3;
+
 /// The pair product, squaring and table read for `d` digits in `v` vectors per half,
-/// 2 ..= [`X2_MAX_VECTORS`]: the product and the squaring on ceil(d / 4) 256-bit
-/// registers for the digit counts of [`X2_YMM_DIGITS`] where the CPU has AVX-512VL,
-/// else the product on `v` 512-bit ones and no squaring of its own (the product
-/// squares).
-fn instances(d: usize, v: usize) -> Option<(MulX2, Option<SqrX2>, GatherX2)> {
+/// 2 ..= [`X2_MAX_VECTORS`] (module doc, "The step"). Where the CPU splits 512-bit
+/// multiply-adds: the product and the squaring on ceil(d / 4) 256-bit registers for
+/// the digit counts of [`X2_YMM_DIGITS`] where the CPU has AVX-512VL, else the chained
+/// product on `v` 512-bit ones and no squaring of its own (the product squares).
+/// Elsewhere on `v` 512-bit registers: the chained product below
+/// [`X2_LOW_FIRST_VECTORS`], the low-first one from there, with the squaring up to 4
+/// vectors.
+fn instances(token: Avx512Ifma, d: usize, v: usize) -> Option<(MulX2, Option<SqrX2>, GatherX2)> {
     macro_rules! by_vectors {
         ($($n:literal)*) => {
             match v {
-                $($n => (mul_x2_zmm::<$n> as MulX2, gather_x2::<$n> as GatherX2),)*
+                $($n => (
+                    mul_x2_zmm::<$n, false> as MulX2,
+                    mul_x2_zmm::<$n, true> as MulX2,
+                    gather_x2::<$n> as GatherX2,
+                ),)*
                 _ => return None,
             }
         };
     }
     const { assert!(X2_MAX_VECTORS == 10) };
-    let (zmm, gather) = by_vectors!(2 3 4 5 6 7 8 9 10);
+    let (chained, low_first, gather) = by_vectors!(2 3 4 5 6 7 8 9 10);
+    if !token.splits_512() {
+        if v < X2_LOW_FIRST_VECTORS {
+            return Some((chained, None, gather));
+        }
+        return Some((low_first, zmm_square(v), gather));
+    }
     let ymm = (X2_YMM_DIGITS.contains(&d) && std::arch::is_x86_feature_detected!("avx512vl"))
         .then(|| ymm_instances(d.div_ceil(4)))
         .flatten();
     Some(match ymm {
         Some((mul, sqr)) => (mul, Some(sqr), gather),
-        None => (zmm, None, gather),
+        None => (chained, None, gather),
+    })
+}
+
+/// [`sqr_x2_zmm`] on `v` registers, 2 ..= 4 (32 digits, the most it has steps for).
+fn zmm_square(v: usize) -> Option<SqrX2> {
+    Some(match v {
+        2 => sqr_x2_zmm::<2>,
+        3 => sqr_x2_zmm::<3>,
+        4 => sqr_x2_zmm::<4>,
+        _ => return None,
     })
 }
 
@@ -241,18 +286,34 @@ pub fn fits(a: &Modulus<u64>, b: &Modulus<u64>) -> bool {
     Avx512Ifma::new().is_some() && pair_shape(a).is_some() && pair_shape(a) == pair_shape(b)
 }
 
-/// The most vectors per half for which [`crate::lanes`] picks the pair kernel: where
-/// [`pow_x2`] measured faster than two single exponentiations (0.74x of their time at
-/// 1024 bits, 0.93x at 1536; `docs/PERFORMANCE.md`, "Two exponentiations in
-/// lockstep"). From 5 vectors (2048 bits) the pair, bound by its multiply-adds, gains
-/// nothing over two products each bound by its chain: 1.06x at 2048 bits, 1.03-1.05x
-/// at 3072 and 4096 in earlier runs.
-pub const X2_PICKED_VECTORS: usize = 4;
+/// The most vectors per half for which [`crate::lanes`] picks the pair kernel on a CPU
+/// that splits 512-bit multiply-adds: where [`pow_x2`] measured faster than two single
+/// exponentiations on the Zen 4 (0.74x of their time at 1024 bits, 0.93x at 1536;
+/// `docs/PERFORMANCE.md`, "Two exponentiations in lockstep"). From 5 vectors (2048
+/// bits) the pair, bound by its multiply-adds, gains nothing there over two products
+/// each bound by its chain: 1.06x at 2048 bits, 1.03-1.05x at 3072 and 4096 in
+/// earlier runs.
+pub const X2_PICKED_VECTORS_SPLIT: usize = 4;
+
+/// The most vectors per half for which [`crate::lanes`] picks the pair kernel on other
+/// CPUs: on the Intel Xeon measured the low-first pair took 0.81-0.85x of two single
+/// exponentiations' time at 2048 bits per half (5 vectors) and 0.87-0.96x at 3072 (8),
+/// but 1.00-1.05x at 4096 (10), in four runs each.
+pub const X2_PICKED_VECTORS: usize = 8;
 
 /// Whether [`crate::lanes`] runs `a` and `b` in lockstep: [`fits`], at most
-/// [`X2_PICKED_VECTORS`] vectors per half.
+/// [`X2_PICKED_VECTORS_SPLIT`] or [`X2_PICKED_VECTORS`] vectors per half, as the CPU
+/// splits 512-bit multiply-adds or not.
 pub fn picked(a: &Modulus<u64>, b: &Modulus<u64>) -> bool {
-    fits(a, b) && pair_shape(a).is_some_and(|(_, v)| v <= X2_PICKED_VECTORS)
+    let Some(token) = Avx512Ifma::new() else {
+        return false;
+    };
+    let most = if token.splits_512() {
+        X2_PICKED_VECTORS_SPLIT
+    } else {
+        X2_PICKED_VECTORS
+    };
+    fits(a, b) && pair_shape(a).is_some_and(|(_, v)| v <= most)
 }
 
 /// The ladder on pairs: values are both halves' 8 V' digits, half 0 first.
@@ -342,7 +403,7 @@ pub fn pow_x2<T: Trace>(
     if pair_shape(mb)? != (d, v) {
         return None;
     }
-    let (mul, sqr, gather) = instances(d, v)?;
+    let (mul, sqr, gather) = instances(token, d, v)?;
     let halves = [Digits::new(token, ma), Digits::new(token, mb)];
     let len = 8 * v;
     debug_assert!(halves.iter().all(|h| h.words() == len));
@@ -396,8 +457,9 @@ mod tests {
     use super::*;
 
     /// The pair product equals two single products of the digit domain
-    /// (`mul_digits`), digit for digit, at every vector count and on both register
-    /// widths, with different moduli and edge digits.
+    /// (`mul_digits`), digit for digit, at every vector count, in every form on both
+    /// register widths (whichever this CPU would pick), with different moduli and edge
+    /// digits; the pair squarings equal the product with b = a.
     #[test]
     fn pair_product_matches_two_single_products() {
         let Some(_token) = Avx512Ifma::new() else {
@@ -465,26 +527,32 @@ mod tests {
                         [halves[0].2.clone(), halves[1].2.clone()].concat(),
                     );
                     let n0 = [halves[0].3, halves[1].3];
-                    // Both widths wherever they apply: 512-bit registers at every d,
-                    // 256-bit ones where ceil(d / 4) has an instance.
+                    // Every form wherever it applies: both forms on 512-bit registers
+                    // at every d, 256-bit ones where ceil(d / 4) has an instance.
                     let ymm = ymm_instances(d.div_ceil(4)).filter(|_| has_vl);
-                    let zmm = Some(mul_x2_zmm::<V> as MulX2);
-                    for (width, mul) in [("zmm", zmm), ("ymm", ymm.map(|(mul, _)| mul))] {
+                    let products = [
+                        ("zmm chained", Some(mul_x2_zmm::<V, false> as MulX2)),
+                        ("zmm low-first", Some(mul_x2_zmm::<V, true> as MulX2)),
+                        ("ymm low-first", ymm.map(|(mul, _)| mul)),
+                    ];
+                    for (form, mul) in products {
                         let Some(mul) = mul else { continue };
                         let mut out = vec![u64::MAX; 16 * V];
                         // SAFETY: as above, and AVX-512VL where `ymm` is given.
                         unsafe { mul(&a, &b, &n, n0, d, &mut out) };
-                        assert_eq!(out, want, "{width} V={V} d={d} pattern {pattern}");
+                        assert_eq!(out, want, "{form} V={V} d={d} pattern {pattern}");
                     }
-                    // The squaring gives the product's digits with b = a.
-                    if let Some((mul, sqr)) = ymm {
+                    // The squarings give the product's digits with b = a.
+                    let squares = [("zmm", zmm_square(V)), ("ymm", ymm.map(|(_, sqr)| sqr))];
+                    for (width, sqr) in squares {
+                        let Some(sqr) = sqr else { continue };
                         let (mut want, mut out) = (vec![0u64; 16 * V], vec![u64::MAX; 16 * V]);
                         // SAFETY: as above; both halves of a below 2^(52 d - 1).
                         unsafe {
-                            mul(&a, &a, &n, n0, d, &mut want);
+                            mul_x2_zmm::<V, false>(&a, &a, &n, n0, d, &mut want);
                             sqr(&a, &n, n0, d, &mut out);
                         }
-                        assert_eq!(out, want, "square V={V} d={d} pattern {pattern}");
+                        assert_eq!(out, want, "{width} square V={V} d={d} pattern {pattern}");
                     }
                 }
             }

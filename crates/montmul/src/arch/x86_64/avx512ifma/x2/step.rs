@@ -394,12 +394,13 @@ unsafe fn mul_x2<T: Reg, const W: usize, const V: usize, const LOW_FIRST: bool>(
     debug_assert_eq!(carries, (0, 0));
 }
 
-/// `mul_x2` on `V` 512-bit registers per half.
+/// `mul_x2` on `V` 512-bit registers per half, in the low-first form where
+/// `LOW_FIRST`, else in the chained one.
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512 IFMA.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub(super) unsafe fn mul_x2_zmm<const V: usize>(
+pub(super) unsafe fn mul_x2_zmm<const V: usize, const LOW_FIRST: bool>(
     a: &[u64],
     b: &[u64],
     n: &[u64],
@@ -408,7 +409,24 @@ pub(super) unsafe fn mul_x2_zmm<const V: usize>(
     out: &mut [u64],
 ) {
     // SAFETY: the features are enabled here.
-    unsafe { mul_x2::<__m512i, V, V, false>(a, b, n, n0, d, out) }
+    unsafe { mul_x2::<__m512i, V, V, LOW_FIRST>(a, b, n, n0, d, out) }
+}
+
+/// `sqr_x2` on `V` 512-bit registers per half (at most 32 digits: 2 ..= 4).
+///
+/// # Safety
+/// The CPU has AVX-512F and AVX-512 IFMA.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) unsafe fn sqr_x2_zmm<const V: usize>(
+    x: &[u64],
+    n: &[u64],
+    n0: [u64; 2],
+    d: usize,
+    out: &mut [u64],
+) {
+    const { assert!(8 * V <= X2_MAX_SQR_DIGITS) };
+    // SAFETY: the features are enabled here.
+    unsafe { sqr_x2::<__m512i, V, V>(x, n, n0, d, out) }
 }
 
 /// `mul_x2` on `W` 256-bit registers per half, in values of `V` = ceil(W / 2)
