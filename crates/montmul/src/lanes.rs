@@ -21,7 +21,7 @@
 //! is picked where it measured faster than the two one after the other: up to 32
 //! digits (about 1600 bits per half, RSA-3072) on a CPU that splits 512-bit
 //! multiply-adds in two (Zen 4), where above that a single product already keeps the
-//! multipliers busy; up to 64 digits (about 3300 bits per half, RSA-6144) elsewhere
+//! multipliers busy; up to 40 digits (2048 bits per half, RSA-4096) elsewhere
 //! (`x2::picked`, `docs/PERFORMANCE.md`). `Mb8`
 //! runs up to eight exponentiations of one size class on `amm52x8-ifma`, one per 64-bit
 //! lane (a batch of up to four on 256-bit registers, in half the time of eight), from
@@ -305,9 +305,9 @@ pub fn pow_lanes<L: Limb>(
 
 /// `a^ea` and `b^eb` (big-endian exponents, each residue in its own modulus), the two
 /// exponentiations run in lockstep where that is faster (both moduli on `amm52-ifma`
-/// or `auto` with the same digit count, from 385 to about 1600 bits each, or 3300
+/// or `auto` with the same digit count, from 385 to about 1600 bits each, or 2048
 /// where the CPU does not split 512-bit multiply-adds: the two CRT halves of an
-/// RSA-1024 to RSA-3072 key, or to RSA-6144), one after the other elsewhere.
+/// RSA-1024 to RSA-3072 key, or to RSA-4096), one after the other elsewhere.
 /// The results are exactly [`Residue::pow`]'s.
 ///
 /// Constant-time in the bases and the exponents' values; the exponents' byte lengths

@@ -7,8 +7,8 @@
 pub enum CrtHalves {
     /// One core, the two halves in lockstep where that is faster
     /// ([`montmul::lanes::pow_x2`] picks: AVX-512 IFMA and halves up to about 1600
-    /// bits, so RSA-2048 and RSA-3072, or up to about 3300 bits, to RSA-6144, where
-    /// the CPU does not split 512-bit multiply-adds), one after the other elsewhere.
+    /// bits, so RSA-2048 and RSA-3072, or up to 2048 bits, to RSA-4096, where the CPU
+    /// does not split 512-bit multiply-adds), one after the other elsewhere.
     /// The default.
     #[default]
     Lockstep,

@@ -297,9 +297,12 @@ pub const X2_PICKED_VECTORS_SPLIT: usize = 4;
 
 /// The most vectors per half for which [`crate::lanes`] picks the pair kernel on other
 /// CPUs: on the Intel Xeon measured the low-first pair took 0.81-0.85x of two single
-/// exponentiations' time at 2048 bits per half (5 vectors) and 0.87-0.96x at 3072 (8),
-/// but 1.00-1.05x at 4096 (10), in four runs each.
-pub const X2_PICKED_VECTORS: usize = 8;
+/// exponentiations' time at 2048 bits per half (5 vectors) in four runs, and in
+/// batches of 3 to 7 jobs (pairs and a single) 0.79-0.91x. At 3072 bits (8 vectors) it
+/// took 0.87-0.96x of two alone, but the batches of 3 to 7 took 1.03-1.10x of the jobs
+/// one by one; at 4096 (10) 1.00-1.05x (`docs/PERFORMANCE.md`, "An Intel Xeon for a
+/// session").
+pub const X2_PICKED_VECTORS: usize = 5;
 
 /// Whether [`crate::lanes`] runs `a` and `b` in lockstep: [`fits`], at most
 /// [`X2_PICKED_VECTORS_SPLIT`] or [`X2_PICKED_VECTORS`] vectors per half, as the CPU
