@@ -50,22 +50,45 @@ pub(super) const MB8_MIN_LANES_PAIRED: [(usize, Option<usize>, usize); 5] = [
     (64, None, 8),
 ];
 
+/// [`MB8_MIN_LANES_PAIRED`] on a CPU that does not split 512-bit multiply-adds
+/// ([`Avx512Ifma::splits_512`]), where the pairs run on 512-bit registers and take up
+/// to 40 digits per half (2048 bits). Measured on the Intel Xeon of
+/// `docs/PERFORMANCE.md` ("An Intel Xeon for a session", two sweeps of `montmul bench
+/// --lanes N --ops exp` for N = 3 ..= 8): at 768 bits the pairs are faster up to 4
+/// lanes (1.59-1.62x over one by one at 4, against 1.52-1.57x), eight lanes from 5
+/// (level at 5, 1.79-1.80x against 1.65-1.68x at 6); at 1024 bits four lanes on
+/// 256-bit registers beat two pairs (1.48-1.49x against 1.38-1.39x) and eight lanes
+/// beat pairs from 5 (1.37-1.45x against 1.33-1.34x, 1.58-1.62x against 1.41-1.42x at
+/// 6); at 1536 bits eight lanes catch up at 7 (1.27-1.30x against 1.23-1.24x), at
+/// 2048 only at 8.
+pub(super) const MB8_MIN_LANES_PAIRED_FULL_RATE: [(usize, Option<usize>, usize); 5] = [
+    (8, Some(3), 4),
+    (12, None, 5),
+    (16, Some(4), 5),
+    (24, None, 7),
+    (64, None, 8),
+];
+
 /// The smallest limb count the engine picks (512 bits).
 const MIN_LIMBS: usize = 8;
 
 /// Whether the engine runs this exponentiation batch here, faster than the jobs two by
 /// two in lockstep (where `paired`) or one by one: the CPU has AVX-512 IFMA, every
 /// modulus has the same limb count, and the lane count reaches [`MB8_MIN_LANES_PAIRED`]
-/// or [`MB8_MIN_LANES`] for it (the 256-bit column for up to 4 lanes where the CPU
+/// (or [`MB8_MIN_LANES_PAIRED_FULL_RATE`], as the CPU splits 512-bit multiply-adds or
+/// not) or [`MB8_MIN_LANES`] for it (the 256-bit column for up to 4 lanes where the CPU
 /// has AVX-512VL). All of that is public.
 pub(crate) fn picked(lanes: &[Residue<u64>], paired: bool) -> bool {
+    let Some(token) = Avx512Ifma::new() else {
+        return false;
+    };
     let Some(s) = lanes.first().map(|x| x.modulus().limbs()) else {
         return false;
     };
-    let table = if paired {
-        &MB8_MIN_LANES_PAIRED
-    } else {
-        &MB8_MIN_LANES
+    let table = match (paired, token.splits_512()) {
+        (false, _) => &MB8_MIN_LANES,
+        (true, true) => &MB8_MIN_LANES_PAIRED,
+        (true, false) => &MB8_MIN_LANES_PAIRED_FULL_RATE,
     };
     let Some(&(_, min4, min8)) = table.iter().find(|&&(up_to, _, _)| s <= up_to) else {
         return false;
@@ -75,10 +98,7 @@ pub(crate) fn picked(lanes: &[Residue<u64>], paired: bool) -> bool {
     } else {
         min8
     };
-    s >= MIN_LIMBS
-        && lanes.len() >= min
-        && lanes.iter().all(|x| x.modulus().limbs() == s)
-        && Avx512Ifma::new().is_some()
+    s >= MIN_LIMBS && lanes.len() >= min && lanes.iter().all(|x| x.modulus().limbs() == s)
 }
 
 /// One lane's modulus as the kernel takes it.
@@ -198,23 +218,50 @@ mod tests {
         mixed.extend(batch(17, 1, Reduction::Full));
         assert!(!picked1(&mixed));
         assert!(!picked1(&[]));
-        // Against pairs: from 7 lanes at 768 and 1024 bits, never four on 256-bit
-        // registers there; 512 and 1536 bits and above as against one by one.
         let paired = |b: &[Residue<u64>]| picked(b, true);
-        for s in [12, 16] {
-            for lanes in 2..=6 {
-                assert!(
-                    !paired(&batch(s, lanes, Reduction::Full)),
-                    "{s} limbs, {lanes}"
-                );
-            }
-            assert!(paired(&batch(s, 7, Reduction::Full)), "{s} limbs");
-            assert!(paired(&batch(s, 8, Reduction::Full)), "{s} limbs");
-        }
         assert_eq!(paired(&batch(8, 3, Reduction::Full)), vl);
         assert!(paired(&batch(8, 5, Reduction::Full)));
-        assert!(!paired(&batch(24, 7, Reduction::Full)));
         assert!(paired(&batch(24, 8, Reduction::Full)));
+        if Avx512Ifma::new().is_some_and(|t| t.splits_512()) {
+            // Against pairs: from 7 lanes at 768 and 1024 bits, never four on 256-bit
+            // registers there; 512 and 1536 bits and above as against one by one.
+            for s in [12, 16] {
+                for lanes in 2..=6 {
+                    assert!(
+                        !paired(&batch(s, lanes, Reduction::Full)),
+                        "{s} limbs, {lanes}"
+                    );
+                }
+                assert!(paired(&batch(s, 7, Reduction::Full)), "{s} limbs");
+                assert!(paired(&batch(s, 8, Reduction::Full)), "{s} limbs");
+            }
+            assert!(!paired(&batch(24, 7, Reduction::Full)));
+        } else {
+            // 512-bit multiply-adds at full rate: at 768 bits from 5 lanes, at 1024
+            // bits four on 256-bit registers and from 5 on 512-bit ones, at 1536 bits
+            // from 7.
+            for lanes in 2..=4 {
+                assert!(
+                    !paired(&batch(12, lanes, Reduction::Full)),
+                    "12 limbs, {lanes}"
+                );
+            }
+            assert_eq!(paired(&batch(16, 4, Reduction::Full)), vl);
+            assert!(!paired(&batch(16, 3, Reduction::Full)));
+            for lanes in 5..=8 {
+                assert!(
+                    paired(&batch(12, lanes, Reduction::Full)),
+                    "12 limbs, {lanes}"
+                );
+                assert!(
+                    paired(&batch(16, lanes, Reduction::Full)),
+                    "16 limbs, {lanes}"
+                );
+            }
+            assert!(!paired(&batch(24, 6, Reduction::Full)));
+            assert!(paired(&batch(24, 7, Reduction::Full)));
+            assert!(!paired(&batch(32, 7, Reduction::Full)));
+        }
     }
 
     /// The 8-lane product through the residues' words equals the residues' products,
