@@ -212,7 +212,7 @@ fn engine<L: Limb>(lanes: &[Residue<L>]) -> &'static dyn Engine<L> {
 /// Whether the pair `a`, `b` runs in lockstep on `amm52x2-ifma`: 64-bit limbs, both
 /// moduli on `amm52-ifma` or `auto` with the same digit count, a CPU with AVX-512
 /// IFMA, and a size where lockstep measured faster than one after the other (up to 32
-/// or 64 digits per half, as the CPU splits 512-bit multiply-adds or not: `x2::picked`, through
+/// or 40 digits per half, as the CPU splits 512-bit multiply-adds or not: `x2::picked`, through
 /// [`crate::kernel::PerWord::pair_picked`]). All public.
 fn fits_x2<L: Limb>(a: &Residue<L>, b: &Residue<L>) -> bool {
     L::pair_picked(a.modulus(), b.modulus())

@@ -308,10 +308,7 @@ pub const X2_PICKED_VECTORS: usize = 5;
 /// [`X2_PICKED_VECTORS_SPLIT`] or [`X2_PICKED_VECTORS`] vectors per half, as the CPU
 /// splits 512-bit multiply-adds or not.
 pub fn picked(a: &Modulus<u64>, b: &Modulus<u64>) -> bool {
-    let Some(token) = Avx512Ifma::new() else {
-        return false;
-    };
-    let most = if token.splits_512() {
+    let most = if Avx512Ifma::new().is_some_and(|t| t.splits_512()) {
         X2_PICKED_VECTORS_SPLIT
     } else {
         X2_PICKED_VECTORS
