@@ -43,7 +43,9 @@
 //! off the accumulator (the low halves taken with a and n shifted down one lane, so
 //! that they land where the shift puts the lanes), and the accumulator's chain is the
 //! shift and one add; above, where those two copies would spill, the low halves go
-//! into the accumulator before the shift and the high halves after it.
+//! into the accumulator before the shift and the high halves after it (multiply-added
+//! onto the shifted accumulator from `mul::ONTO_SHIFT_VECTORS`, where the step is bound
+//! by the multiply-add ports and not by that longer chain).
 //!
 //! The lanes are never normalised inside the loop: the 12 bits above each digit absorb
 //! the carries. Bound: one step adds to a lane at most 4 (2^52 - 1) < 2^54 (two low

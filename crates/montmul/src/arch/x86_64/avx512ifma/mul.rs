@@ -178,7 +178,8 @@ pub(super) fn mul_vectors<const V: usize>(
             // the vectors, each sum formed as the pass reaches it: an array of them
             // zeroed each step measured 2x slower from 19 vectors, where the compiler
             // no longer unrolls the pass and zeroed the array with a call to memset
-            // every step.
+            // every step. The high halves then go onto the shifted accumulator,
+            // from ONTO_SHIFT_VECTORS on directly, below that summed apart and added.
             let low_halves = |x: __m512i, v: usize| {
                 let x = _mm512_madd52lo_epu64(x, av[v], bv);
                 _mm512_madd52lo_epu64(x, nv[v], qv)
@@ -190,9 +191,14 @@ pub(super) fn mul_vectors<const V: usize>(
                 } else {
                     zero
                 };
-                let hi = _mm512_madd52hi_epu64(zero, av[v], bv);
-                let hi = _mm512_madd52hi_epu64(hi, nv[v], qv);
-                acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(next, here), hi);
+                let shifted = _mm512_alignr_epi64::<1>(next, here);
+                acc[v] = if V >= ONTO_SHIFT_VECTORS {
+                    let x = _mm512_madd52hi_epu64(shifted, av[v], bv);
+                    _mm512_madd52hi_epu64(x, nv[v], qv)
+                } else {
+                    let hi = _mm512_madd52hi_epu64(zero, av[v], bv);
+                    _mm512_add_epi64(shifted, _mm512_madd52hi_epu64(hi, nv[v], qv))
+                };
                 here = next;
             }
         }
@@ -210,3 +216,13 @@ pub(super) type Mul = unsafe fn(&[u64], &[u64], &[u64], u64, Reduction, &mut [u6
 /// halves into one sum off the accumulator (with the low halves' operands shifted
 /// down one lane): above it the two extra copies spill.
 pub(super) const CHAINED_VECTORS: usize = 6;
+
+/// The smallest vector count for which [`mul_vectors`] multiply-adds each vector's
+/// high halves onto the shifted accumulator, instead of summing them apart and adding
+/// the sum: one vector add fewer a vector a step, where the step is bound by the
+/// multiply-add ports rather than by its chain through the accumulator (two
+/// multiply-adds longer this way, 19 cycles). Where vector adds and shifts share the
+/// two ports of the 512-bit multiply-adds (an Intel Xeon) it measured 4-8% faster at
+/// 3072-6144 bits and 1.25-1.3x at 8192; at 7 vectors (2560 bits) 0-3% slower
+/// (`docs/PERFORMANCE.md`).
+pub(super) const ONTO_SHIFT_VECTORS: usize = 8;
