@@ -222,7 +222,7 @@ pub(super) const CHAINED_VECTORS: usize = 6;
 /// the sum: one vector add fewer a vector a step, where the step is bound by the
 /// multiply-add ports rather than by its chain through the accumulator (two
 /// multiply-adds longer this way, 19 cycles). Where vector adds and shifts share the
-/// two ports of the 512-bit multiply-adds (an Intel Xeon) it measured 4-8% faster at
+/// two ports of the 512-bit multiply-adds (an Intel Xeon) it measured 3-14% faster at
 /// 3072-6144 bits and 1.25-1.3x at 8192; at 7 vectors (2560 bits) 0-3% slower
 /// (`docs/PERFORMANCE.md`).
 pub(super) const ONTO_SHIFT_VECTORS: usize = 8;
