@@ -16,7 +16,7 @@ use montmul::lanes::{
     mul_lanes, mul_lanes_mb8, pow_lanes, pow_lanes_mb8, pow_x2, pow_x2_lockstep, MAX_LANES,
 };
 use montmul::{Modulus, Reduction, Residue};
-use montmul_fuzz::{big, from_limbs, modulus_for, odd_modulus, Input};
+use montmul_fuzz::{big, from_limbs, modulus_for, odd_modulus, operand, Input};
 use num_bigint::BigUint;
 
 /// The kernels a lane's modulus may run on: the two the multi-buffer forms take, and
@@ -137,15 +137,10 @@ fn lane_modulus(input: &mut Input, len: usize, mixed: bool) -> Option<(BigUint, 
     modulus_for::<u64>(&n, k, reduction).map(|m| (n, m))
 }
 
-/// A residue of `m`: 0, 1, n - 1, or the fuzzer's bytes reduced.
+/// A residue of `m` from the fuzzer: the shared `operand` (an edge operand, the top of
+/// the policy's range, or bytes reduced), reduced mod n.
 fn residue(input: &mut Input, m: &Modulus<u64>, n: &BigUint) -> Residue<u64> {
-    let value = match input.byte() % 8 {
-        0 => BigUint::ZERO,
-        1 => BigUint::from(1u32),
-        2 => n - 1u32,
-        _ => return Residue::from_be_bytes_reduced(m, input.bytes(m.byte_len() + 8)),
-    };
-    Residue::from_be_bytes_reduced(m, &value.to_bytes_be())
+    Residue::from_be_bytes_reduced(m, &operand(input, m, n).to_bytes_be())
 }
 
 /// Each lane's result against the oracle's.
