@@ -54,9 +54,12 @@
 //! 004's SOS, 36 word products instead of 64), then REDC with the window in
 //! registers: 100 `mulx` against the product's 128. It measured 0.88-0.90x of the
 //! product (chained calls, on a Zen 3), not the 0.78x of the `mulx` count: the REDC
-//! alone takes about two thirds of it, and the two barely overlap. At 4 to 7 limbs the
-//! squaring is the product: the same register square measured 0.97x of it at 4 limbs
-//! (docs/PERFORMANCE.md).
+//! alone takes about two thirds of it, and the two barely overlap. At 4 limbs the
+//! square and its REDC are one asm block with every word in registers (`square4.rs`:
+//! 26 `mulx` against 32, nothing stored between the halves); it measured 0.88-0.91x of
+//! the product on an Intel Xeon, where the square alone followed by REDC through
+//! memory had measured 0.97x of it on a Zen 4. At 5 to 7 limbs the squaring is the
+//! product (docs/PERFORMANCE.md).
 //!
 //! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (straight-line code;
 //! the final subtraction is `sbb`/`cmov`; every address is constant, no value-dependent
@@ -350,6 +353,7 @@ macro_rules! mont_mul_asm {
 /// registers (`redc_rounds!`). `product`: none.
 macro_rules! square_fn {
     ((product), $($rest:tt)*) => {};
+    ((fused $($rest:tt)*), $($more:tt)*) => {};
     (
         (square $sqr:ident, $square:path, $twice:literal, $redc_full:tt),
         $limbs:literal, [$($j:literal)*], [$($t:ident)*] $tn:ident $tn1:ident
@@ -394,6 +398,9 @@ macro_rules! square_text {
     ((product), $($rest:tt)*) => {
         ""
     };
+    ((fused $sqr:path, $text:path), $($rest:tt)*) => {
+        $text
+    };
     (
         (square $sqr:ident, $square:path, $twice:literal, $redc_full:tt),
         $limbs:literal, [$($j:literal)*], [$($t:ident)*] $tn:ident $tn1:ident
@@ -406,6 +413,9 @@ macro_rules! square_text {
 macro_rules! square_call {
     ((product), $func:ident, $out:ident, $a:ident, $n:ident, $n0:ident, $full:ident) => {
         $func($out, $a, $a, $n, $n0, $full)
+    };
+    ((fused $sqr:path, $($rest:tt)*), $func:ident, $out:ident, $a:ident, $n:ident, $n0:ident, $full:ident) => {
+        $sqr($out, $a, $n, $n0, $full)
     };
     ((square $sqr:ident, $($rest:tt)*), $func:ident, $out:ident, $a:ident, $n:ident, $n0:ident, $full:ident) => {
         $sqr($out, $a, $n, $n0, $full)
@@ -580,7 +590,7 @@ macro_rules! sizes {
 // of `t`: `tests/mulx_cios.rs` checks every size against the oracle.
 sizes! {
     4 limbs: MulxCios4, mul_4, [0 1 2 3], [rbx rbp r8 r9] r10 r11, full: (full r12 r13 r14 r15),
-        sqr: (product);
+        sqr: (fused super::square4::sqr_4, super::square4::SQR_4_TEXT);
     5 limbs: MulxCios5, mul_5, [0 1 2 3 4], [rbx rbp r8 r9 r10] r11 r12, full: (full r10 r13 r14 r15 rax),
         sqr: (product);
     6 limbs: MulxCios6, mul_6, [0 1 2 3 4 5], [rbx rbp r8 r9 r10 r11] r12 r13, full: (full r11 r14 r15 rax rdx rsi),
@@ -641,7 +651,13 @@ mod tests {
             let count = |t: &str| mnemonics(t).iter().filter(|&&m| m == "mulx").count();
             assert_eq!(count(full), 2 * s * s, "{s} limbs");
             assert_eq!(count(lazy), 2 * s * s, "{s} limbs");
-            assert!(redc.is_empty() || count(redc) == s * s, "{s} limbs");
+            // The squaring's own code: none, REDC alone (s^2 word products), or the
+            // square and REDC in one (s (s + 1) / 2 + s^2).
+            let own = count(redc);
+            assert!(
+                [0, s * s, s * (s + 1) / 2 + s * s].contains(&own),
+                "{s} limbs: {own} mulx"
+            );
             // The full reduction selects with cmov, the lazy one stores as it is.
             assert_eq!(
                 mnemonics(full).iter().filter(|&&m| m == "cmovnc").count(),
