@@ -258,9 +258,10 @@ impl Subject for Mul {
 }
 
 /// The exponentiation's masked table read (`exp::table_read`), on entries in the
-/// domain the ladder uses: the modulus' limbs or the kernel's own.
+/// domain the ladder uses: the modulus' limbs or the kernel's own, one after another
+/// as the ladder keeps them.
 struct Table {
-    table: Vec<Vec<u64>>,
+    table: Vec<u64>,
     index: Vec<usize>,
     fixed: usize,
     out: Vec<u64>,
@@ -268,7 +269,7 @@ struct Table {
 
 impl Subject for Table {
     fn prepare(&mut self, classes: &[u8], rng: &mut TestRng) {
-        let entries = self.table.len() as u64;
+        let entries = (self.table.len() / self.out.len()) as u64;
         self.index = classes
             .iter()
             .map(|&c| {
@@ -396,6 +397,7 @@ pub fn subject(
                 })
                 .collect();
             let out = vec![0; table[0].len()];
+            let table = table.concat();
             let fixed = if random {
                 (rng.next_u64() % entries as u64) as usize
             } else {

@@ -177,12 +177,13 @@ pub trait Ladder {
 
     /// `out = table[index]` for [`fixed_window`], constant-time in `index`: every entry
     /// read in full and the wanted one kept with masks ([`table_read`]); `trace` is told
-    /// of every entry read. A ladder that overrides [`Ladder::window`] splits the index
-    /// here and keeps each part of the value with its own masks.
+    /// of every entry read. The table holds its entries one after another, each as long
+    /// as `out`. A ladder that overrides [`Ladder::window`] splits the index here and
+    /// keeps each part of the value with its own masks.
     #[inline]
     fn read<T: Trace>(
         &self,
-        table: &[Vec<Self::Word>],
+        table: &[Self::Word],
         index: usize,
         out: &mut [Self::Word],
         trace: &mut T,
@@ -213,20 +214,21 @@ pub(crate) fn entry_mask_plain(j: usize, index: usize) -> u64 {
 /// the wanted one kept with masks, in one pass that keeps `out` in registers
 /// ([`crate::kernel::PerWord::select`]: AVX2 where the CPU has it, the masks made by
 /// vector compares). `trace` is told of every entry read.
-fn masked_read<L: Limb, T: Trace>(table: &[Vec<L>], index: usize, out: &mut [L], trace: &mut T) {
-    for j in 0..table.len() {
+fn masked_read<L: Limb, T: Trace>(table: &[L], index: usize, out: &mut [L], trace: &mut T) {
+    for j in 0..crate::arch::generic::entry_count(table, out.len()) {
         trace.step(Step::Read(j));
     }
     L::select(table, index, out);
 }
 
 /// `out = table[index]`, read as [`fixed_window`] reads its table (every entry in full,
-/// kept with masks): for `montmul ct-check`, which times the read alone. Constant-time
-/// in `index`.
+/// kept with masks): for `montmul ct-check`, which times the read alone. The table holds
+/// its entries one after another, each as long as `out`. Constant-time in `index`.
 ///
 /// # Panics
-/// When the table has more than 2^6 entries.
-pub fn table_read<L: Limb>(table: &[Vec<L>], index: usize, out: &mut [L]) {
+/// When the table has more than 2^6 entries, or its length is not a multiple of
+/// `out`'s.
+pub fn table_read<L: Limb>(table: &[L], index: usize, out: &mut [L]) {
     masked_read(table, index, out, &mut ());
 }
 
@@ -277,8 +279,10 @@ impl<L: Limb> Ladder for DomainLadder<'_, L> {
 /// once for exponents of up to a given length and wiped (`zeroize`) on drop. The
 /// result of [`fixed_window`] and [`sliding_window`] is [`Work::result`].
 pub struct Work<W: Limb> {
-    /// The precomputed powers.
-    table: Vec<Vec<W>>,
+    /// The precomputed powers, one after another in one buffer (one allocation,
+    /// whatever the window): for values of `k` words, entry `i` is
+    /// `table[i k .. (i + 1) k]` ([`entry_at`]).
+    table: Vec<W>,
     /// The running value, then the result.
     acc: Vec<W>,
     /// The entry read from the table ([`fixed_window`]); base^2 ([`sliding_window`]).
@@ -292,7 +296,7 @@ impl<W: Limb> Work<W> {
     /// ([`table_entries`]).
     pub fn new(words: usize, max_len: usize) -> Self {
         Work {
-            table: vec![vec![W::ZERO; words]; table_entries(max_len)],
+            table: vec![W::ZERO; words * table_entries(max_len)],
             acc: vec![W::ZERO; words],
             entry: vec![W::ZERO; words],
             tmp: vec![W::ZERO; words],
@@ -304,25 +308,37 @@ impl<W: Limb> Work<W> {
         &self.acc
     }
 
-    /// The first `entries` entries of the table.
+    /// The first `entries` entries of the table, one after another.
     ///
     /// # Panics
     /// When the work was made for shorter exponents: it holds fewer entries.
-    fn table(&mut self, entries: usize) -> &mut [Vec<W>] {
+    fn table(&mut self, entries: usize) -> &mut [W] {
+        let words = self.acc.len();
         assert!(
-            entries <= self.table.len(),
+            entries * words <= self.table.len(),
             "exp::Work: a table of {entries} entries in one made for {}",
-            self.table.len()
+            self.table.len() / words.max(1)
         );
-        &mut self.table[..entries]
+        &mut self.table[..entries * words]
     }
+}
+
+/// Entry `i` of a table whose entries of `words` words lie one after another.
+#[inline]
+pub(crate) fn entry_at<W>(table: &[W], words: usize, i: usize) -> &[W] {
+    &table[i * words..(i + 1) * words]
+}
+
+/// Entry `i` of such a table for writing, and every entry before it for reading.
+#[inline]
+pub(crate) fn split_entry<W>(table: &mut [W], words: usize, i: usize) -> (&[W], &mut [W]) {
+    let (done, next) = table.split_at_mut(i * words);
+    (done, &mut next[..words])
 }
 
 impl<W: Limb> Drop for Work<W> {
     fn drop(&mut self) {
-        for v in &mut self.table {
-            v.zeroize();
-        }
+        self.table.zeroize();
         self.acc.zeroize();
         self.entry.zeroize();
         self.tmp.zeroize();
@@ -346,17 +362,19 @@ pub fn fixed_window<A: Ladder, T: Trace>(
     let bits = 8 * exp_be.len();
     let w = ladder.ct_window(bits);
     let size = 1usize << w;
+    // The work's value length: a base of another length fails to copy (a panic).
+    let words = work.acc.len();
     let table = work.table(size);
     // table[i] = base^i: 1, base, then squares for even i and products for odd i.
-    ladder.one(&mut table[0]);
-    table[1].copy_from_slice(base);
+    ladder.one(split_entry(table, words, 0).1);
+    split_entry(table, words, 1).1.copy_from_slice(base);
     for i in 2..size {
-        let (done, next) = table.split_at_mut(i);
+        let (done, next) = split_entry(table, words, i);
         if i % 2 == 0 {
-            ladder.sqr(&done[i / 2], &mut next[0]);
+            ladder.sqr(entry_at(done, words, i / 2), next);
             trace.step(Step::Sqr);
         } else {
-            ladder.mul(&done[i - 1], &done[1], &mut next[0]);
+            ladder.mul(entry_at(done, words, i - 1), entry_at(done, words, 1), next);
             trace.step(Step::Mul);
         }
     }
@@ -366,7 +384,7 @@ pub fn fixed_window<A: Ladder, T: Trace>(
         entry,
         tmp,
     } = work;
-    let table = &table[..size];
+    let table = &table[..size * words];
     let windows = bits.div_ceil(w as usize);
     ladder.one(acc);
     for k in (0..windows).rev() {
@@ -412,6 +430,7 @@ pub fn sliding_window<A: Ladder, T: Trace>(
     let odd = 1usize << (w - 1);
     // Sized for the exponent's byte length, which bounds its significant bits.
     work.table(table_entries(exp_be.len()));
+    let words = work.acc.len();
     let Work {
         table,
         acc,
@@ -419,13 +438,13 @@ pub fn sliding_window<A: Ladder, T: Trace>(
         tmp,
     } = work;
     // table[i] = base^(2i + 1).
-    table[0].copy_from_slice(base);
+    split_entry(table, words, 0).1.copy_from_slice(base);
     if odd > 1 {
         ladder.sqr(base, base2);
         trace.step(Step::Sqr);
         for i in 1..odd {
-            let (done, next) = table.split_at_mut(i);
-            ladder.mul(&done[i - 1], base2, &mut next[0]);
+            let (done, next) = split_entry(table, words, i);
+            ladder.mul(entry_at(done, words, i - 1), base2, next);
             trace.step(Step::Mul);
         }
     }
@@ -450,11 +469,11 @@ pub fn sliding_window<A: Ladder, T: Trace>(
                 trace.step(Step::Sqr);
                 core::mem::swap(acc, tmp);
             }
-            ladder.mul(acc, &table[index], tmp);
+            ladder.mul(acc, entry_at(table, words, index), tmp);
             trace.step(Step::Mul);
             core::mem::swap(acc, tmp);
         } else {
-            acc.copy_from_slice(&table[index]);
+            acc.copy_from_slice(entry_at(table, words, index));
             started = true;
         }
         i = lo as isize - 1;

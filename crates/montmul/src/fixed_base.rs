@@ -37,33 +37,35 @@ use core::fmt;
 
 use zeroize::Zeroize;
 
-use crate::exp::{DomainLadder, Ladder, LimbLadder, Step, Trace};
+use crate::exp::{entry_at, split_entry, DomainLadder, Ladder, LimbLadder, Step, Trace};
 use crate::kernel::traits::PowDomain;
 use crate::{Error, Limb, Modulus, Residue};
 
 /// The digit width w ([`FixedBase::WINDOW`]).
 const WINDOW: u32 = 5;
 
-/// The rows `T[i][d] = base^(d 2^(w i))`, `i < rows`, `d < 2^w`, in the ladder's domain:
-/// row 0 is `1, base, base^2, ..`; row `i + 1` starts from `T[i][2^(w-1)]^2`, one
-/// squaring, and its even entries are squares, its odd ones products with its entry 1.
-fn build<A: Ladder>(ladder: &A, base: &[A::Word], rows: usize) -> Vec<Vec<Vec<A::Word>>> {
+/// The rows `T[i][d] = base^(d 2^(w i))`, `i < rows`, `d < 2^w`, in the ladder's domain,
+/// each row its values one after another (as [`Ladder::read`] takes them): row 0 is
+/// `1, base, base^2, ..`; row `i + 1` starts from `T[i][2^(w-1)]^2`, one squaring, and
+/// its even entries are squares, its odd ones products with its entry 1.
+fn build<A: Ladder>(ladder: &A, base: &[A::Word], rows: usize) -> Vec<Vec<A::Word>> {
     let size = 1usize << WINDOW;
     let words = base.len();
-    let mut table: Vec<Vec<Vec<A::Word>>> = Vec::with_capacity(rows);
+    let mut table: Vec<Vec<A::Word>> = Vec::with_capacity(rows);
     for i in 0..rows {
-        let mut row = vec![vec![A::Word::ZERO; words]; size];
-        ladder.one(&mut row[0]);
+        let mut row = vec![A::Word::ZERO; size * words];
+        ladder.one(split_entry(&mut row, words, 0).1);
+        let first = split_entry(&mut row, words, 1).1;
         match table.last() {
-            None => row[1].copy_from_slice(base),
-            Some(prev) => ladder.sqr(&prev[size / 2], &mut row[1]),
+            None => first.copy_from_slice(base),
+            Some(prev) => ladder.sqr(entry_at(prev, words, size / 2), first),
         }
         for j in 2..size {
-            let (done, next) = row.split_at_mut(j);
+            let (done, next) = split_entry(&mut row, words, j);
             if j % 2 == 0 {
-                ladder.sqr(&done[j / 2], &mut next[0]);
+                ladder.sqr(entry_at(done, words, j / 2), next);
             } else {
-                ladder.mul(&done[j - 1], &done[1], &mut next[0]);
+                ladder.mul(entry_at(done, words, j - 1), entry_at(done, words, 1), next);
             }
         }
         debug_assert_eq!(table.len(), i);
@@ -79,7 +81,7 @@ fn build<A: Ladder>(ladder: &A, base: &[A::Word], rows: usize) -> Vec<Vec<Vec<A:
 /// When the table has fewer rows than the exponent has digits.
 fn run<A: Ladder, T: Trace>(
     ladder: &A,
-    table: &[Vec<Vec<A::Word>>],
+    table: &[Vec<A::Word>],
     exp_be: &[u8],
     [acc, entry, tmp]: [&mut Vec<A::Word>; 3],
     trace: &mut T,
@@ -106,10 +108,10 @@ fn run<A: Ladder, T: Trace>(
 
 /// Where the table lives: on the modulus' limbs, or in its kernel's own domain.
 enum Table<L: Limb> {
-    Limbs(Vec<Vec<Vec<L>>>),
+    Limbs(Vec<Vec<L>>),
     Own {
         domain: Box<dyn PowDomain<L>>,
-        rows: Vec<Vec<Vec<u64>>>,
+        rows: Vec<Vec<u64>>,
     },
 }
 
@@ -240,8 +242,8 @@ impl<L: Limb> FixedBase<L> {
 
 impl<L: Limb> Drop for FixedBase<L> {
     fn drop(&mut self) {
-        fn wipe<W: Zeroize>(rows: &mut [Vec<Vec<W>>]) {
-            rows.iter_mut().flatten().for_each(|v| v.zeroize());
+        fn wipe<W: Zeroize>(rows: &mut [Vec<W>]) {
+            rows.iter_mut().for_each(|v| v.zeroize());
         }
         match &mut self.table {
             Table::Limbs(rows) => wipe(rows),

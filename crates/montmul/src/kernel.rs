@@ -111,7 +111,7 @@ impl PerWord for u64 {
         dispatch::pick(&crate::thresholds::TUNED, limbs, reduction)
     }
 
-    fn select(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
+    fn select(table: &[u64], index: usize, out: &mut [u64]) {
         arch::select(Avx2::new(), table, index, out);
     }
 

@@ -67,18 +67,19 @@ pub fn pow<L: Limb>(m: &Modulus<L>, base: &[L], e: &[u8]) -> Vec<L> {
 }
 
 /// The table read of the exponentiations on 64-bit words (AVX2 where there: the
-/// masks made by vector compares from the index).
-pub fn select(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
+/// masks made by vector compares from the index); the entries one after another, each
+/// as long as `out`.
+pub fn select(table: &[u64], index: usize, out: &mut [u64]) {
     arch::select(Avx2::new(), table, index, out);
 }
 
 /// The table read on limbs of any width without vector intrinsics.
-pub fn select_limbs<L: Limb>(table: &[Vec<L>], index: usize, out: &mut [L]) {
+pub fn select_limbs<L: Limb>(table: &[L], index: usize, out: &mut [L]) {
     arch::generic::select(table, index, out);
 }
 
 /// The table read on limbs of any width.
-pub fn masked_or_limbs<L: Limb>(table: &[Vec<L>], masks: &[u64], out: &mut [L]) {
+pub fn masked_or_limbs<L: Limb>(table: &[L], masks: &[u64], out: &mut [L]) {
     arch::generic::masked_or(table, masks, out);
 }
 

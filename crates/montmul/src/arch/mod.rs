@@ -47,18 +47,19 @@ impl crate::mpn::AddMul for Mulx {
     }
 }
 
-/// The exponentiations' constant-time table read on 64-bit words: `out = table[index]`
-/// on the first `out.len()` words. Every entry is read in full, in order, whatever
+/// The exponentiations' constant-time table read on 64-bit words: `out = table[index]`,
+/// the table's entries one after another, each `out.len()` words long. Every entry is
+/// read in full, in order, whatever
 /// the index; nothing branches on it and no address depends on it (the index carries
 /// the secret). The accumulators stay in registers and `out` is written once. With the
 /// [`Avx2`] token: 4 words per vector, the masks made by vector compares; otherwise
 /// [`generic::select`].
 ///
 /// # Panics
-/// If an entry is shorter than `out`, or (without AVX2) the table has more than
-/// 2^[`crate::exp::MAX_WINDOW`] entries.
+/// If the table's length is not a multiple of `out`'s, or (without AVX2) the table has
+/// more than 2^[`crate::exp::MAX_WINDOW`] entries.
 #[inline]
-pub fn select(avx2: Option<Avx2>, table: &[Vec<u64>], index: usize, out: &mut [u64]) {
+pub fn select(avx2: Option<Avx2>, table: &[u64], index: usize, out: &mut [u64]) {
     #[cfg(target_arch = "x86_64")]
     if let Some(avx2) = avx2 {
         return x86_64::avx2::select(avx2, table, index, out);
@@ -122,31 +123,33 @@ mod tests {
     #[test]
     fn reads_the_entry_at_the_index() {
         for s in 1..=40usize {
-            let table: Vec<Vec<u64>> = (0..32u64)
+            let entries: Vec<Vec<u64>> = (0..32u64)
                 .map(|j| {
                     (0..s as u64)
                         .map(|k| (j + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ k << 7)
                         .collect()
                 })
                 .collect();
+            let table = entries.concat();
             for index in [0, 1, 17, 31] {
                 let mut out = vec![0xdead; s];
                 select(Avx2::new(), &table, index, &mut out);
-                assert_eq!(out, table[index], "s = {s}, index = {index}");
+                assert_eq!(out, entries[index], "s = {s}, index = {index}");
                 let mut out = vec![0xdead; s];
                 generic::select(&table, index, &mut out);
-                assert_eq!(out, table[index], "portable, s = {s}, index = {index}");
-                let t32: Vec<Vec<u32>> = table
-                    .iter()
-                    .map(|e| e.iter().map(|&x| x as u32).collect())
-                    .collect();
+                assert_eq!(out, entries[index], "portable, s = {s}, index = {index}");
+                let t32: Vec<u32> = table.iter().map(|&x| x as u32).collect();
                 let mut out = vec![7u32; s];
                 generic::select(&t32, index, &mut out);
-                assert_eq!(out, t32[index], "u32 limbs, s = {s}, index = {index}");
+                assert_eq!(
+                    out,
+                    t32[index * s..][..s],
+                    "u32 limbs, s = {s}, index = {index}"
+                );
             }
             // An index past the table keeps no entry: all zeros, as the masks say.
             let mut out = vec![0xdead; s];
-            select(Avx2::new(), &table[..8], 8, &mut out);
+            select(Avx2::new(), &table[..8 * s], 8, &mut out);
             assert_eq!(out, vec![0; s], "s = {s}, index past the table");
         }
     }

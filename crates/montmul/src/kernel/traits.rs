@@ -172,13 +172,14 @@ pub trait PerWord: Sized + 'static {
         Self: Limb;
 
     /// The exponentiations' constant-time table read: `out = table[index]`, every
-    /// entry read in full whatever the index. Portable by default
-    /// ([`crate::arch::generic::select`]); `u64` has AVX2 ([`crate::arch::select`]).
+    /// entry read in full whatever the index; the entries lie one after another, each
+    /// `out.len()` words long. Portable by default ([`crate::arch::generic::select`]);
+    /// `u64` has AVX2 ([`crate::arch::select`]).
     ///
     /// # Panics
-    /// If an entry is shorter than `out` or the table has more than
+    /// If the table's length is not a multiple of `out`'s, or it has more than
     /// 2^[`crate::exp::MAX_WINDOW`] entries.
-    fn select(table: &[Vec<Self>], index: usize, out: &mut [Self])
+    fn select(table: &[Self], index: usize, out: &mut [Self])
     where
         Self: Limb,
     {

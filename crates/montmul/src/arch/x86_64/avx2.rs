@@ -18,14 +18,15 @@ use crate::arch::cpu::Avx2;
 const PASS: usize = 4;
 
 /// `out = table[index]` ([`crate::arch::select`]) on AVX2, every entry read in full:
-/// the token proves the CPU has it. Constant-time in `index`.
+/// the token proves the CPU has it. The table holds its entries one after another,
+/// each `out.len()` words long. Constant-time in `index`.
 ///
 /// # Panics
-/// If an entry is shorter than `out`.
-pub(crate) fn select(_: Avx2, table: &[Vec<u64>], index: usize, out: &mut [u64]) {
-    // SAFETY: the token proves AVX2. Each pass checks the entries' lengths as it reads
-    // them (one compare per entry in the loop that loads it, cheaper than a loop of
-    // its own over the table).
+/// If the table's length is not a multiple of `out`'s.
+pub(crate) fn select(_: Avx2, table: &[u64], index: usize, out: &mut [u64]) {
+    crate::arch::generic::entry_count(table, out.len());
+    // SAFETY: the token proves AVX2; the table is whole entries of out.len() words
+    // (checked above), which is what each pass reads.
     unsafe { select_avx2(table, index, out) }
 }
 
@@ -37,9 +38,9 @@ pub(crate) fn select(_: Avx2, table: &[Vec<u64>], index: usize, out: &mut [u64])
 /// The CPU has AVX2.
 ///
 /// # Panics
-/// If an entry is shorter than `out`.
+/// If the table's length is not a multiple of `out`'s.
 #[target_feature(enable = "avx2")]
-unsafe fn select_avx2(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
+unsafe fn select_avx2(table: &[u64], index: usize, out: &mut [u64]) {
     // Lanes the optimiser cannot see are equal (module doc).
     let index = core::hint::black_box(_mm256_set1_epi64x(index as i64));
     let s = out.len();
@@ -75,11 +76,11 @@ unsafe fn select_avx2(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
 /// The CPU has AVX2; words `at .. at + 4 (K - 1) + last` lie within `out`.
 ///
 /// # Panics
-/// If an entry ends before word `at + 4 (K - 1) + last`.
+/// If the table's length is not a multiple of `out`'s.
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn pass<const K: usize, const TAIL: bool>(
-    table: &[Vec<u64>],
+    table: &[u64],
     index: __m256i,
     out: &mut [u64],
     at: usize,
@@ -94,7 +95,7 @@ unsafe fn pass<const K: usize, const TAIL: bool>(
     let mut acc = [_mm256_setzero_si256(); K];
     // j in every lane: all ones in `m` exactly for the entry `index`.
     let mut j = _mm256_setzero_si256();
-    for entry in table {
+    for entry in table.chunks_exact(out.len()) {
         // The words this pass reads, checked (a public length).
         let entry = &entry[at..at + 4 * (K - 1) + last];
         let m = _mm256_cmpeq_epi64(j, index);

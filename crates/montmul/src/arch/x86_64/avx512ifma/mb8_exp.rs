@@ -56,9 +56,14 @@ impl Ladder for Mb8Ladder<'_> {
         })
     }
 
-    fn read<T: Trace>(&self, table: &[Vec<u64>], index: usize, out: &mut [u64], trace: &mut T) {
-        assert!(table.len() <= 1 << MAX_WINDOW && table.iter().all(|e| e.len() == out.len()));
-        for j in 0..table.len() {
+    fn read<T: Trace>(&self, table: &[u64], index: usize, out: &mut [u64], trace: &mut T) {
+        let entries = table.len() / out.len();
+        assert!(
+            entries <= 1 << MAX_WINDOW
+                && table.len() == entries * out.len()
+                && out.len().is_multiple_of(8)
+        );
+        for j in 0..entries {
             trace.step(Step::Read(j));
         }
         let _ = self.dom.token();
@@ -79,7 +84,7 @@ impl Ladder for Mb8Ladder<'_> {
 /// # Safety
 /// The CPU has AVX-512F; the lengths as [`select`]'s.
 #[target_feature(enable = "avx512f")]
-unsafe fn select_x8(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
+unsafe fn select_x8(table: &[u64], index: usize, out: &mut [u64]) {
     // SAFETY: the feature is enabled here; the caller guarantees the lengths.
     unsafe { select::<__m512i>(table, index, out) }
 }
@@ -90,7 +95,7 @@ unsafe fn select_x8(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
 /// # Safety
 /// The CPU has AVX-512F and AVX-512VL; the lengths as [`select`]'s.
 #[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn select_x4(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
+unsafe fn select_x4(table: &[u64], index: usize, out: &mut [u64]) {
     // SAFETY: the features are enabled here; the caller guarantees the lengths.
     unsafe { select::<__m256i>(table, index, out) }
 }
@@ -101,24 +106,25 @@ unsafe fn select_x4(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
 /// move.
 ///
 /// # Safety
-/// The CPU has the features [`Reg`] needs for `T`; every entry is `out.len()` words, a
-/// multiple of 8, and there are at most 64.
+/// The CPU has the features [`Reg`] needs for `T`; the table is at most 64 entries of
+/// `out.len()` words, one after another, a multiple of 8.
 #[inline(always)]
-unsafe fn select<T: Reg>(table: &[Vec<u64>], index: usize, out: &mut [u64]) {
+unsafe fn select<T: Reg>(table: &[u64], index: usize, out: &mut [u64]) {
     let parts: [u64; LANES] =
         core::array::from_fn(|l| ((index >> (MAX_WINDOW as usize * l)) & 63) as u64);
+    let words = out.len();
     // SAFETY: the caller enables AVX-512F (which `T` needs); parts is 8 words; every
     // load and store is of the 8 words at 8 v < out.len() = entry.len().
     unsafe {
         let idx = _mm512_loadu_si512(parts.as_ptr().cast());
         let mut masks = [0 as __mmask8; 1 << MAX_WINDOW];
-        for (j, m) in masks.iter_mut().enumerate().take(table.len()) {
+        for (j, m) in masks.iter_mut().enumerate().take(table.len() / words) {
             *m = _mm512_cmpeq_epi64_mask(idx, _mm512_set1_epi64(j as i64));
         }
         let masks = core::hint::black_box(&masks);
-        for v in 0..out.len() / 8 {
+        for v in 0..words / 8 {
             let mut acc = T::zero();
-            for (entry, &m) in table.iter().zip(masks) {
+            for (entry, &m) in table.chunks_exact(words).zip(masks) {
                 acc = T::blend(acc, m, T::load_at(entry.as_ptr().add(8 * v)));
             }
             T::store8_at(acc, out.as_mut_ptr().add(8 * v));

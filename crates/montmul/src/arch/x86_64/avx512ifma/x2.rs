@@ -150,20 +150,21 @@ pub const X2_MAX_VECTORS: usize = 10;
 
 /// The pair's table read: `out` = half 0 of the entry whose mask `masks[j][0]` is all
 /// ones and half 1 of the one whose `masks[j][1]` is, every entry read in full (both
-/// halves) and gathered in registers with one AND-OR (`vpternlogq`) a vector. Each
-/// mask is 0 or all ones and exactly one per half is set; nothing branches on them and
-/// no address depends on them.
+/// halves) and gathered in registers with one AND-OR (`vpternlogq`) a vector. The
+/// entries lie one after another, each as long as `out`. Each mask is 0 or all ones
+/// and exactly one per half is set; nothing branches on them and no address depends
+/// on them.
 ///
 /// # Safety
 /// The CPU has AVX-512F.
 #[target_feature(enable = "avx512f")]
-unsafe fn gather_x2<const V: usize>(table: &[Vec<u64>], masks: &[[u64; 2]], out: &mut [u64]) {
+unsafe fn gather_x2<const V: usize>(table: &[u64], masks: &[[u64; 2]], out: &mut [u64]) {
     let len = 8 * V;
-    assert!(out.len() == 2 * len && masks.len() >= table.len());
+    assert!(out.len() == 2 * len && table.len().is_multiple_of(2 * len));
+    assert!(masks.len() >= table.len() / (2 * len));
     let zero = _mm512_setzero_si512();
     let mut acc = [[zero; V]; 2];
-    for (entry, m) in table.iter().zip(masks) {
-        assert!(entry.len() == 2 * len);
+    for (entry, m) in table.chunks_exact(2 * len).zip(masks) {
         for (h, (acc, run)) in acc.iter_mut().zip(entry.chunks_exact(len)).enumerate() {
             let mask = _mm512_set1_epi64(m[h] as i64);
             // SAFETY: the caller guarantees AVX-512F; run holds 8 V digits.
@@ -180,7 +181,7 @@ unsafe fn gather_x2<const V: usize>(table: &[Vec<u64>], masks: &[[u64; 2]], out:
 }
 
 /// One instance of [`gather_x2`].
-type GatherX2 = unsafe fn(&[Vec<u64>], &[[u64; 2]], &mut [u64]);
+type GatherX2 = unsafe fn(&[u64], &[[u64; 2]], &mut [u64]);
 
 /// The digit counts per half for which the pair runs on 256-bit registers in the
 /// low-first form (`mul_x2_ymm`) rather than on 512-bit ones in the chained form
@@ -368,8 +369,8 @@ impl Ladder for PairLadder<'_> {
 
     /// Splits the index of [`PairLadder::window`] (the table has 2^w entries) and
     /// gathers each half with its own masks, every entry of both halves read in full.
-    fn read<T: Trace>(&self, table: &[Vec<u64>], index: usize, out: &mut [u64], trace: &mut T) {
-        let size = table.len();
+    fn read<T: Trace>(&self, table: &[u64], index: usize, out: &mut [u64], trace: &mut T) {
+        let size = table.len() / out.len();
         assert!(size.is_power_of_two() && size <= 1 << MAX_WINDOW);
         // Shift and mask by the public table size: no division on the secret.
         let (i0, i1) = (index & (size - 1), index >> size.trailing_zeros());
