@@ -424,6 +424,19 @@ macro_rules! square_call {
 
 /// Defines, per limb count, the function running the asm and the kernel of that size;
 /// then [`LIMB_COUNTS`] and [`specialised`].
+/// The words the asm stored, read back one 8-byte load each, so that they leave the
+/// const-generic entries in registers.
+///
+/// Returned as it is, the array the asm wrote with 8-byte stores is copied by LLVM with
+/// 16-byte loads, each of which waits for two stores that cannot be forwarded to it
+/// (a store-forwarding stall on the path from one product to the next). Volatile reads
+/// keep the loads at 8 bytes, each forwarded from its store.
+#[inline(always)]
+fn reload<const N: usize>(out: &[u64; N]) -> [u64; N] {
+    // SAFETY: each pointer is to an initialised, aligned `u64` of `out`.
+    core::array::from_fn(|i| unsafe { core::ptr::read_volatile(&out[i]) })
+}
+
 macro_rules! sizes {
     ($(
         $limbs:literal limbs: $kernel:ident, $func:ident,
@@ -538,7 +551,7 @@ macro_rules! sizes {
                 })*
                 _ => return None,
             }
-            Some(out)
+            Some(reload(&out))
         }
 
         /// `a^2 R^-1 mod n`, fully reduced, by the squaring of `N` limbs (the dedicated
@@ -564,7 +577,7 @@ macro_rules! sizes {
                 })*
                 _ => return None,
             }
-            Some(out)
+            Some(reload(&out))
         }
 
         /// The unrolled kernel for `limbs` limbs, if there is one: handed out only in
