@@ -422,8 +422,6 @@ macro_rules! square_call {
     };
 }
 
-/// Defines, per limb count, the function running the asm and the kernel of that size;
-/// then [`LIMB_COUNTS`] and [`specialised`].
 /// The words the asm stored, read back one 8-byte load each, so that they leave the
 /// const-generic entries in registers.
 ///
@@ -437,6 +435,8 @@ fn reload<const N: usize>(out: &[u64; N]) -> [u64; N] {
     core::array::from_fn(|i| unsafe { core::ptr::read_volatile(&out[i]) })
 }
 
+/// Defines, per limb count, the function running the asm and the kernel of that size;
+/// then [`LIMB_COUNTS`] and [`specialised`].
 macro_rules! sizes {
     ($(
         $limbs:literal limbs: $kernel:ident, $func:ident,
