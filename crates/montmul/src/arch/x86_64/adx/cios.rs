@@ -49,17 +49,18 @@
 //! With registers the 4-limb product measured 13% faster (docs/PERFORMANCE.md).
 //! [`Reduction::Lazy`] stores `t`, below `2n`.
 //!
-//! Squaring: at 8 limbs a dedicated squaring, the square `a^2` with the whole
-//! triangle in registers (`square8.rs`: each off-diagonal product once, seed
-//! 004's SOS, 36 word products instead of 64), then REDC with the window in
-//! registers: 100 `mulx` against the product's 128. It measured 0.88-0.90x of the
-//! product (chained calls, on a Zen 3), not the 0.78x of the `mulx` count: the REDC
-//! alone takes about two thirds of it, and the two barely overlap. At 4 limbs the
-//! square and its REDC are one asm block with every word in registers (`square4.rs`:
-//! 26 `mulx` against 32, nothing stored between the halves); it measured 0.88-0.91x of
-//! the product on an Intel Xeon, where the square alone followed by REDC through
-//! memory had measured 0.97x of it on a Zen 4. At 5 to 7 limbs the squaring is the
-//! product (docs/PERFORMANCE.md).
+//! Squaring: at 5 to 8 limbs a dedicated squaring, the square `a^2` with the whole
+//! triangle in registers (`square.rs`: each off-diagonal product once, seed 004's
+//! SOS, s (s - 1) / 2 + s word products instead of s^2), stored, then REDC with the
+//! window in registers: 100 `mulx` against the product's 128 at 8 limbs, 40 against
+//! 50 at 5. At 8 limbs it measured 0.88-0.90x of the product (chained calls, on a Zen
+//! 3), not the 0.78x of the `mulx` count: the REDC alone takes about two thirds of
+//! it, and the two barely overlap; at 5, 6 and 7 limbs 0.90-0.91x, 0.93-0.94x and
+//! 0.84-0.86x on an Intel Xeon. At 4 limbs the square and its REDC are one asm block
+//! with every word in registers (`square4.rs`: 26 `mulx` against 32, nothing stored
+//! between the halves); it measured 0.88-0.91x of the product on an Intel Xeon, where
+//! the square alone followed by REDC through memory had measured 0.97x of it on a Zen
+//! 4 (docs/PERFORMANCE.md).
 //!
 //! Words: 64. Reduction: `Full` and `Lazy`. Constant-time: yes (straight-line code;
 //! the final subtraction is `sbb`/`cmov`; every address is constant, no value-dependent
@@ -79,7 +80,7 @@ static INFO: KernelInfo = KernelInfo {
     name: "mulx-cios",
     seed: "004 appendix (CIOS; SOS squaring)",
     summary: "CIOS fully unrolled per size (4..8 limbs) on mulx/adcx/adox, accumulator in \
-              registers; SOS squaring and REDC at 8 limbs",
+              registers; SOS squaring and REDC at 5..8 limbs",
     words: &[64],
     reductions: &[Reduction::Full, Reduction::Lazy],
     constant_time: true,
@@ -349,7 +350,7 @@ macro_rules! mont_mul_asm {
 
 /// The dedicated squaring of one size, where it measured faster than the product of
 /// `a` by itself (`square`): the square `w = a^2` with the triangle in registers
-/// (`$square`, from [`super::square8`]; seed 004's SOS), then REDC with the window in
+/// (`$square`, from [`super::square`]; seed 004's SOS), then REDC with the window in
 /// registers (`redc_rounds!`). `product`: none.
 macro_rules! square_fn {
     ((product), $($rest:tt)*) => {};
@@ -605,13 +606,13 @@ sizes! {
     4 limbs: MulxCios4, mul_4, [0 1 2 3], [rbx rbp r8 r9] r10 r11, full: (full r12 r13 r14 r15),
         sqr: (fused super::square4::sqr_4, super::square4::SQR_4_TEXT);
     5 limbs: MulxCios5, mul_5, [0 1 2 3 4], [rbx rbp r8 r9 r10] r11 r12, full: (full r10 r13 r14 r15 rax),
-        sqr: (product);
+        sqr: (square sqr_5, super::square::square_5, 10, (full r9 r13 r14 r15 rax));
     6 limbs: MulxCios6, mul_6, [0 1 2 3 4 5], [rbx rbp r8 r9 r10 r11] r12 r13, full: (full r11 r14 r15 rax rdx rsi),
-        sqr: (product);
+        sqr: (square sqr_6, super::square::square_6, 12, (full r10 r14 r15 rax rdx rsi));
     7 limbs: MulxCios7, mul_7, [0 1 2 3 4 5 6], [rbx rbp r8 r9 r10 r11 r12] r13 r14, full: (full mem mem mem r12 r15 rdx rsi),
-        sqr: (product);
+        sqr: (square sqr_7, super::square::square_7, 14, (full mem mem mem r11 r15 rdx rsi));
     8 limbs: MulxCios8, mul_8, [0 1 2 3 4 5 6 7], [rbx rbp r8 r9 r10 r11 r12 r13] r14 r15, full: (full mem mem mem mem mem r13 rdx rsi),
-        sqr: (square sqr_8, super::square8::square_8, 16, (full mem mem mem mem mem r12 rdx rsi));
+        sqr: (square sqr_8, super::square::square_8, 16, (full mem mem mem mem mem r12 rdx rsi));
 }
 
 impl Kernel<u64> for MulxCios {
@@ -693,11 +694,14 @@ mod tests {
             ASM_TEXTS.iter().any(|t| !t.3.is_empty()),
             "a dedicated squaring"
         );
-        // The 8-limb square: straight-line, 28 + 8 word products.
-        let square = mnemonics(super::super::square8::SQUARE_8_TEXT);
-        assert!(square
-            .iter()
-            .all(|m| !m.starts_with('j') && !["call", "loop", "ret"].contains(m)));
-        assert_eq!(square.iter().filter(|&&m| m == "mulx").count(), 36);
+        // The squares of 5 to 8 limbs: straight-line, s (s - 1) / 2 + s word products.
+        for &(s, text) in super::super::square::SQUARE_TEXTS {
+            let square = mnemonics(text);
+            assert!(square
+                .iter()
+                .all(|m| !m.starts_with('j') && !["call", "loop", "ret"].contains(m)));
+            let products = square.iter().filter(|&&m| m == "mulx").count();
+            assert_eq!(products, s * (s - 1) / 2 + s, "{s} limbs");
+        }
     }
 }

@@ -825,8 +825,8 @@ impl<const N: usize> Kernel<u64> for FixedMulx<N> {
 // After the macros, which `cios` uses too.
 pub mod cios;
 mod row_passes;
+mod square;
 mod square4;
-mod square8;
 
 #[cfg(test)]
 mod tests {

@@ -12,7 +12,7 @@
 //! # Code
 //!
 //! At 4 limbs the eight words of the square fit in registers beside everything the
-//! reduction needs, so, unlike the 8-limb squaring (`square8.rs`, whose square goes
+//! reduction needs, so, unlike the 8-limb squaring (`square.rs`, whose square goes
 //! through memory to the REDC), nothing is stored between the two halves and one asm
 //! block does both. The rows of the triangle and the reduction's rounds are the
 //! two-flag-chain `mulx`/`adcx`/`adox` rows of `mulx-cios` ([`super::cios`]); the
