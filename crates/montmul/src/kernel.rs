@@ -104,6 +104,8 @@ impl PerWord for u64 {
             &crate::generated::GenCios,
             #[cfg(target_arch = "x86_64")]
             &arch::x86_64::avx512ifma::Amm52Ifma,
+            #[cfg(target_arch = "x86_64")]
+            &arch::x86_64::amm28::Amm28Avx2,
         ]
     }
 

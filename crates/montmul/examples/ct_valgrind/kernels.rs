@@ -157,6 +157,12 @@ pub fn kernels(run: &mut Run, phase: &str) -> Vec<(usize, Policy, &'static str)>
                 kernel(run, phase, 64, name, s, policy, exps);
             }
         }
+        // The AVX2 kernel, which valgrind runs (not its AVX-512 IFMA peer): products,
+        // squares and its digit-domain exponentiation, from one block of four digits
+        // (1 limb) to sizes with several blocks.
+        for s in [1, 3, 11] {
+            kernel(run, phase, 64, "amm28-avx2", s, policy, &[4]);
+        }
     }
     picks
 }

@@ -23,9 +23,7 @@
 //! The map phi(x) = x 2^e mod n takes montmul's Montgomery form (x R) to the digit
 //! domain's (x R'), and commutes with the product:
 //! mont'(x 2^e, y 2^e) = x y 2^(2e) / (R 2^e) = (x y R^-1) 2^e. The constants, from
-//! the modulus' R^2 mod n by two Montgomery products of its kernel (R^2 2^e / R, then
-//! its square / R; by doublings of R mod n for a modulus below 2^(e+1)), each brought
-//! below n in constant time:
+//! the modulus' R^2 mod n ([`scaled_ones`]):
 //!
 //! - in: phi(b) = mont'(b, C_in) with C_in = R 2^(2e) mod n
 //!   (b C_in / R' = b R 2^(2e) / (R 2^e) = b 2^e);
@@ -47,9 +45,10 @@ use super::finish::finish;
 use super::mul::mul_digits;
 use super::sqr::sqr_digits;
 use crate::arch::cpu::Avx512Ifma;
+use crate::arch::x86_64::domain::scaled_ones;
 use crate::kernel::traits::PowDomain;
 use crate::{Modulus, Reduction};
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroize;
 
 /// The digit domain for a modulus of `s` limbs and `bits` bits: (d', V', e) with d'
 /// digits (R' = 2^(52 d') > 4n), V' = ceil(d' / 8) vectors, e = 52 d' - 64 s.
@@ -139,32 +138,7 @@ impl Digits {
         assert!(v <= MAX_VECTORS);
         let (mul, sqr) = products(v);
         // R 2^e and R 2^(2e) mod n (`one`, `x`), fully reduced.
-        let (one, x) = if (e as usize) < bits as usize - 1 {
-            // 2^e < 2^(bits - 1) <= n: two Montgomery products through the modulus'
-            // kernel, R^2 2^e / R and then (R 2^e)^2 / R, each result (below the
-            // modulus' bound, n or 2n) brought below n by one conditional subtraction;
-            // at 1024 to 4096 bits several times cheaper than the 2e doublings below.
-            let mut pow2 = Zeroizing::new(vec![0; s]);
-            pow2[e as usize / 64] = 1 << (e % 64);
-            let mut one = Zeroizing::new(vec![0; s]);
-            m.mont_mul(m.r2(), &pow2, &mut one);
-            crate::ct::reduce_once(&mut one, 0, n);
-            let mut x = Zeroizing::new(vec![0; s]);
-            m.mont_sqr(&one, &mut x);
-            crate::ct::reduce_once(&mut x, 0, n);
-            (one, x)
-        } else {
-            // A modulus of a few bits (a kernel forced onto it): doublings of R mod n.
-            let mut x = Zeroizing::new(r1.to_vec());
-            for _ in 0..e {
-                double_mod(&mut x, n);
-            }
-            let one = x.clone();
-            for _ in 0..e {
-                double_mod(&mut x, n);
-            }
-            (one, x)
-        };
+        let (one, x) = scaled_ones(m, e);
         let digits = |x: &[u64]| {
             let mut out = vec![0; 8 * v];
             Digits::to_digits(x, &mut out);
@@ -235,17 +209,6 @@ impl Drop for Digits {
         }
         self.n0.zeroize();
     }
-}
-
-/// `x = 2x mod n` for x < n (public values).
-fn double_mod(x: &mut [u64], n: &[u64]) {
-    let mut carry = 0u64;
-    for w in x.iter_mut() {
-        let next = *w >> 63;
-        *w = *w << 1 | carry;
-        carry = next;
-    }
-    crate::ct::reduce_once(x, carry, n);
 }
 
 impl PowDomain<u64> for Digits {

@@ -61,6 +61,7 @@ use super::digits::{join_group, split_group, DIGIT};
 use super::finish::finish;
 use super::reg::Reg;
 use crate::arch::cpu::Avx512Ifma;
+use crate::arch::x86_64::domain::double_mod;
 use crate::{Error, Reduction};
 
 /// The lanes of one vector.
@@ -596,17 +597,6 @@ fn shl(x: &[u64], e: u32, out: &mut [u64]) {
             out[i + words + 1] |= w >> (64 - bits);
         }
     }
-}
-
-/// `x = 2x mod n` for x < n (public shape; constant-time in the values).
-fn double_mod(x: &mut [u64], n: &[u64]) {
-    let mut carry = 0u64;
-    for w in x.iter_mut() {
-        let next = *w >> 63;
-        *w = *w << 1 | carry;
-        carry = next;
-    }
-    crate::ct::reduce_once(x, carry, n);
 }
 
 #[cfg(test)]

@@ -1,17 +1,37 @@
-//! `amm52-ifma` against the num-bigint oracle at every limb count 1..=70, under both
+//! The digit-domain vector kernels, `amm52-ifma` (AVX-512 IFMA) and `amm28-avx2`
+//! (AVX2), against the num-bigint oracle at every limb count 1..=70, under both
 //! reduction policies: random moduli with the top bit set and clear, the edge moduli of
 //! the test kit, the edge operands (0, 1, n-1, all-ones limbs, ...) and random ones,
-//! and long lazy chains; the dedicated squaring also against the kernel's own
-//! `mul(a, a)`. On a CPU without AVX-512 IFMA each test says so and returns.
+//! long lazy chains, and exponentiation in their digit domains up to 16384 bits;
+//! `amm52-ifma`'s dedicated squaring also against the kernel's own `mul(a, a)`. Where
+//! the CPU lacks a kernel's feature, each test says so and skips that kernel.
 
 #![cfg(target_arch = "x86_64")]
 
+use montmul::arch::x86_64::amm28::{self, Amm28Avx2};
 use montmul::arch::x86_64::avx512ifma::{self as ifma, Amm52Ifma};
+use montmul::lab::Kernel;
 use montmul::{Modulus, Reduction};
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
 
-/// Whether the kernel can run here; prints the skip otherwise.
+/// The kernels of this file that can run here; prints a skip for each other one.
+fn running(test: &str) -> Vec<&'static dyn Kernel<u64>> {
+    let mut out: Vec<&'static dyn Kernel<u64>> = Vec::new();
+    if ifma::is_available() {
+        out.push(&Amm52Ifma);
+    } else {
+        montmul_testkit::skipped!("{test} (amm52-ifma): SKIPPED: no AVX-512 IFMA");
+    }
+    if amm28::is_available() {
+        out.push(&Amm28Avx2);
+    } else {
+        montmul_testkit::skipped!("{test} (amm28-avx2): SKIPPED: no AVX2");
+    }
+    out
+}
+
+/// Whether `amm52-ifma` can run here; prints the skip otherwise.
 fn runs_here(test: &str) -> bool {
     if ifma::is_available() {
         true
@@ -21,9 +41,9 @@ fn runs_here(test: &str) -> bool {
     }
 }
 
-fn modulus(n: &BigUint, r: Reduction) -> Modulus<u64> {
+fn modulus(n: &BigUint, k: &'static dyn Kernel<u64>, r: Reduction) -> Modulus<u64> {
     let limbs = kit::to_limbs::<u64>(n, (n.bits() as u32).div_ceil(64) as usize);
-    Modulus::with_kernel(&limbs, &Amm52Ifma, r).expect("valid odd modulus")
+    Modulus::with_kernel(&limbs, k, r).expect("valid odd modulus")
 }
 
 /// One product and one square, checked: congruent to a b / R and below the bound.
@@ -64,9 +84,12 @@ fn operands(rng: &mut TestRng, n: &BigUint, m: &Modulus<u64>) -> Vec<BigUint> {
 
 #[test]
 fn every_limb_count_1_to_70() {
-    if !runs_here("every_limb_count_1_to_70") {
-        return;
+    for k in running("every_limb_count_1_to_70") {
+        every_limb_count(k);
     }
+}
+
+fn every_limb_count(k: &'static dyn Kernel<u64>) {
     let mut rng = TestRng::new(0x1f3a);
     for s in 1..=70u32 {
         // Top bit set, top bit clear, a few bits short of the limb, and the kit's edge
@@ -78,7 +101,7 @@ fn every_limb_count_1_to_70() {
         moduli.extend(kit::edge_moduli(64 * s, 64));
         for (i, n) in moduli.iter().enumerate() {
             for r in Reduction::ALL {
-                let m = modulus(n, r);
+                let m = modulus(n, k, r);
                 let r_inv = kit::r_inverse(n, 64 * m.limbs() as u32);
                 let mut ops = operands(&mut rng, n, &m);
                 if i >= 3 {
@@ -108,9 +131,12 @@ fn every_limb_count_1_to_70() {
 
 #[test]
 fn small_moduli_all_edge_pairs() {
-    if !runs_here("small_moduli_all_edge_pairs") {
-        return;
+    for k in running("small_moduli_all_edge_pairs") {
+        small_moduli(k);
     }
+}
+
+fn small_moduli(k: &'static dyn Kernel<u64>) {
     let mut rng = TestRng::new(0x77);
     for bits in [
         2, 3, 5, 51, 52, 53, 63, 64, 65, 103, 104, 105, 127, 128, 129, 255,
@@ -120,7 +146,7 @@ fn small_moduli_all_edge_pairs() {
             .chain([kit::random_modulus(&mut rng, bits)])
         {
             for r in Reduction::ALL {
-                let m = modulus(&n, r);
+                let m = modulus(&n, k, r);
                 let r_inv = kit::r_inverse(&n, 64 * m.limbs() as u32);
                 let ops = operands(&mut rng, &n, &m);
                 for a in &ops {
@@ -135,13 +161,16 @@ fn small_moduli_all_edge_pairs() {
 
 #[test]
 fn lazy_chains_stay_below_2n() {
-    if !runs_here("lazy_chains_stay_below_2n") {
-        return;
+    for k in running("lazy_chains_stay_below_2n") {
+        lazy_chains(k);
     }
+}
+
+fn lazy_chains(k: &'static dyn Kernel<u64>) {
     let mut rng = TestRng::new(0xc4a1);
-    for bits in [62, 64, 1022, 1024, 2048, 3070, 4096] {
+    for bits in [62, 64, 1022, 1024, 2048, 3070, 4096, 8190] {
         let n = kit::random_modulus(&mut rng, bits);
-        let m = modulus(&n, Reduction::Lazy);
+        let m = modulus(&n, k, Reduction::Lazy);
         let s = m.limbs();
         let r_inv = kit::r_inverse(&n, 64 * s as u32);
         let bound = kit::from_limbs(m.bound());
@@ -167,22 +196,26 @@ fn lazy_chains_stay_below_2n() {
 
 #[test]
 fn residues_and_pow() {
-    if !runs_here("residues_and_pow") {
-        return;
+    for k in running("residues_and_pow") {
+        residues(k);
     }
+}
+
+fn residues(k: &'static dyn Kernel<u64>) {
     let mut rng = TestRng::new(0x5eed);
-    for bits in [64, 521, 1024, 2048, 4096, 8192, 16384] {
+    for bits in [3, 64, 521, 1024, 2048, 4096, 8192, 16384] {
         let n = kit::random_modulus(&mut rng, bits);
         let a = kit::random_below(&mut rng, &n);
         let e = kit::random_below_pow2(&mut rng, 80);
         for r in Reduction::ALL {
-            let m = modulus(&n, r);
+            let m = modulus(&n, k, r);
             let ra = montmul::Residue::new(&m, &kit::to_limbs::<u64>(&a, m.limbs())).unwrap();
             let got = ra.pow(&e.to_bytes_be());
             assert_eq!(
                 kit::from_limbs(&got.to_limbs()),
                 kit::pow_mod(&a, &e, &n),
-                "{bits} bits {r}"
+                "{} {bits} bits {r}",
+                k.info().name
             );
         }
     }
@@ -193,7 +226,6 @@ fn residues_and_pow() {
 /// the two agree exactly (for `Lazy` too, not only modulo n).
 #[test]
 fn sqr_matches_mul_every_limb_count_1_to_70() {
-    use montmul::lab::Kernel;
     if !runs_here("sqr_matches_mul_every_limb_count_1_to_70") {
         return;
     }
@@ -207,7 +239,7 @@ fn sqr_matches_mul_every_limb_count_1_to_70() {
         moduli.extend(kit::edge_moduli(64 * s, 64).into_iter().take(2));
         for n in &moduli {
             for r in Reduction::ALL {
-                let m = modulus(n, r);
+                let m = modulus(n, &Amm52Ifma, r);
                 let limbs = m.limbs();
                 let r_inv = kit::r_inverse(n, 64 * limbs as u32);
                 let bound = kit::from_limbs(m.bound());
@@ -249,7 +281,6 @@ fn sqr_matches_mul_every_limb_count_1_to_70() {
 /// 13 limbs: the multiplication under `Full`, the wide squaring under `Lazy`).
 #[test]
 fn sqr_matches_mul_71_to_257_limbs() {
-    use montmul::lab::Kernel;
     if !runs_here("sqr_matches_mul_71_to_257_limbs") {
         return;
     }
@@ -258,7 +289,7 @@ fn sqr_matches_mul_71_to_257_limbs() {
         for bits in [64 * s, 64 * s - 1] {
             let n = kit::random_modulus(&mut rng, bits);
             for r in Reduction::ALL {
-                let m = modulus(&n, r);
+                let m = modulus(&n, &Amm52Ifma, r);
                 let limbs = m.limbs();
                 let r_inv = kit::r_inverse(&n, 64 * limbs as u32);
                 let bound = kit::from_limbs(m.bound());
