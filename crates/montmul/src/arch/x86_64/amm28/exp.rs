@@ -31,6 +31,7 @@ use crate::arch::cpu::Avx2;
 use crate::arch::x86_64::domain::scaled_ones;
 use crate::kernel::traits::PowDomain;
 use crate::{Modulus, Reduction};
+use core::mem::MaybeUninit;
 use zeroize::Zeroize;
 
 /// The digit domain of one modulus: n's shifted copies, the constants of the module
@@ -70,8 +71,13 @@ impl Digits {
             out
         };
         let mut n_sh = vec![Lanes([0; 4]); copy_len(d)];
-        // SAFETY: the token proves AVX2.
-        unsafe { shifted(&digits(n), Lanes::words_mut(&mut n_sh)) };
+        let words = Lanes::words_mut(&mut n_sh);
+        // SAFETY: the token proves AVX2; `shifted` writes only initialised words into
+        // the view of `words` it takes (`MaybeUninit<u64>` has the layout of `u64`).
+        unsafe {
+            let view = &mut *(words as *mut [u64] as *mut [MaybeUninit<u64>]);
+            shifted(&digits(n), view);
+        }
         Digits {
             _token: token,
             reduction: m.reduction(),

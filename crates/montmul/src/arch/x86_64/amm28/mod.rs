@@ -50,7 +50,9 @@ pub mod exp;
 pub mod mul;
 
 use digits::{shape, split, DIGIT};
-use mul::{amm, copy_len, shifted, Work};
+use mul::{amm, copy_len, init, shifted, Work};
+
+use core::mem::MaybeUninit;
 
 use crate::arch::cpu::Avx2;
 use crate::kernel::traits::{Kernel, KernelInfo, PowDomain};
@@ -89,31 +91,26 @@ unsafe fn mul_words<const D: usize, const N: usize, const T: usize>(
     let s = n.len();
     let (d, e) = shape(s);
     assert!(d <= D && a.len() == s && b.len() == s && out.len() == s);
-    let (mut ad, mut bd, mut nd, mut z) = ([0u64; D], [0u64; D], [0u64; D], [0u64; D]);
-    split(a, 0, &mut ad[..d]);
-    split(b, e, &mut bd[..d]);
-    split(n, 0, &mut nd[..d]);
-    let mut n_sh = Aligned([0u64; N]);
-    // SAFETY: the caller guarantees AVX2.
-    unsafe { shifted(&nd[..d], &mut n_sh.0) };
+    // The class's stack room, uninitialised: only the d digits in use are written.
+    // Zeroing all of it (up to 38 KiB in the largest class) cost every product as much
+    // as the largest size of its class.
+    let mut room = [[MaybeUninit::<u64>::uninit(); D]; 4];
+    let [ad, bd, nd, z] = room.each_mut().map(|x| init(&mut x[..d], 0));
+    split(a, 0, ad);
+    split(b, e, bd);
+    split(n, 0, nd);
+    let mut n_sh = Aligned([MaybeUninit::<u64>::uninit(); N]);
+    // SAFETY: the caller guarantees AVX2; `shifted` checks the lengths.
+    let n_sh = unsafe { shifted(nd, &mut n_sh.0) };
     let mut work = Work::<T, N>::new();
     // SAFETY: the caller guarantees AVX2; the lengths fit the class (`CLASSES`).
-    unsafe {
-        amm(
-            &ad[..d],
-            &bd[..d],
-            &n_sh.0,
-            n0 & DIGIT,
-            &mut work,
-            &mut z[..d],
-        )
-    };
-    finish(&z[..d], n, red, out);
+    unsafe { amm(ad, bd, n_sh, n0 & DIGIT, &mut work, z) };
+    finish(z, n, red, out);
 }
 
 /// Words on a 32-byte boundary, for aligned vector loads.
 #[repr(C, align(32))]
-struct Aligned<const N: usize>([u64; N]);
+struct Aligned<const N: usize>([MaybeUninit<u64>; N]);
 
 /// `out` = the value of the digits `z` (below 2n < 2^(64 s + 1)), reduced under `red`
 /// with one masked subtraction.

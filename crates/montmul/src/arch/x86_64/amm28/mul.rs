@@ -31,29 +31,32 @@ impl<const T: usize, const A: usize> Work<T, A> {
 }
 
 /// `x`, every word now written with `value`, as initialised words.
-fn init(x: &mut [MaybeUninit<u64>], value: u64) -> &mut [u64] {
+pub(super) fn init(x: &mut [MaybeUninit<u64>], value: u64) -> &mut [u64] {
     x.fill(MaybeUninit::new(value));
     // SAFETY: every element was just written; `MaybeUninit<u64>` has the layout of
     // `u64`.
     unsafe { &mut *(x as *mut [MaybeUninit<u64>] as *mut [u64]) }
 }
 
-/// `out` = the d digits `x` in four copies shifted by 0 to 3 digits, interleaved by
-/// vector: word 16 m + 4 s + l holds digit 4 m + l - s (0 where that is below 0 or from
-/// d), for m < d / 4 + 2, [`copy_len`] words a copy. The loop reads the four shifted
-/// vectors of each m from one 128-byte run with aligned loads (unaligned loads of one
-/// copy, half of them across cache lines, cost a fifth more on Zen 3). Written with
-/// 32-byte stores, which the loop's 32-byte loads can take straight from the store
-/// queue (a load that spans several 8-byte stores waits for them to reach the cache).
+/// The d digits `x` in four copies shifted by 0 to 3 digits, interleaved by vector,
+/// written to the first 4 [`copy_len`] words of `out` and returned as initialised
+/// words: word 16 m + 4 s + l holds digit 4 m + l - s (0 where that is below 0 or from
+/// d), for m < d / 4 + 2, [`copy_len`] words a copy. `out` may be uninitialised: every
+/// word returned is written here, none read. The loop reads the four shifted vectors of
+/// each m from one 128-byte run with aligned loads (unaligned loads of one copy, half
+/// of them across cache lines, cost a fifth more on Zen 3). Written with 32-byte
+/// stores, which the loop's 32-byte loads can take straight from the store queue (a
+/// load that spans several 8-byte stores waits for them to reach the cache).
 ///
 /// Constant-time: the masks depend on m, s and d only.
 ///
 /// # Safety
 /// The CPU has AVX2 (the [`crate::arch::Avx2`] token); the lengths are checked here.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn shifted(x: &[u64], out: &mut [u64]) {
+pub(super) unsafe fn shifted<'a>(x: &[u64], out: &'a mut [MaybeUninit<u64>]) -> &'a mut [u64] {
     let d = x.len();
-    assert!(out.len() >= 4 * copy_len(d));
+    assert!(d.is_multiple_of(4) && out.len() >= 4 * copy_len(d));
+    let out = &mut out[..4 * copy_len(d)];
     let lanes = _mm256_set_epi64x(3, 2, 1, 0);
     for m in 0..d / 4 + 2 {
         for s in 0..4 {
@@ -66,7 +69,8 @@ pub(super) unsafe fn shifted(x: &[u64], out: &mut [u64]) {
             );
             // SAFETY: AVX2 is enabled; the masked load touches only the lanes whose
             // digit index is within x (the pointer itself may lie outside it, formed
-            // with wrapping arithmetic); the store is within `out` (checked above).
+            // with wrapping arithmetic); the store is within `out` (16 m + 4 s + 4 <=
+            // 16 (d / 4 + 2) = 4 copy_len(d), its length).
             unsafe {
                 let p = x.as_ptr().wrapping_offset(first as isize) as *const i64;
                 let v = _mm256_maskload_epi64(p, mask);
@@ -74,6 +78,9 @@ pub(super) unsafe fn shifted(x: &[u64], out: &mut [u64]) {
             }
         }
     }
+    // SAFETY: the loop wrote every word of `out` (m < d / 4 + 2 and s < 4 cover words
+    // 0 .. 16 (d / 4 + 2)); `MaybeUninit<u64>` has the layout of `u64`.
+    unsafe { &mut *(out as *mut [MaybeUninit<u64>] as *mut [u64]) }
 }
 
 /// Blocks between two carry passes over the accumulator: a position takes at most 8
@@ -148,9 +155,8 @@ pub(super) unsafe fn amm<const T: usize, const A: usize>(
     let l = copy_len(d);
     assert!(d.is_multiple_of(4) && d > 0 && b.len() == d && out.len() == d);
     assert!(n_sh.len() >= 4 * l && A >= 4 * l && T >= 2 * d + 8);
-    let copies = init(&mut work.a[..4 * l], 0);
     // SAFETY: AVX2 is enabled on this function; `shifted` checks the lengths.
-    unsafe { shifted(a, copies) };
+    let copies = unsafe { shifted(a, &mut work.a) };
     let t = init(&mut work.t[..2 * d + 8], 0);
     let n4 = &n_sh[..4];
     let blocks = d / 4;
