@@ -259,9 +259,10 @@ pub(crate) fn openssl4_version() -> Result<String, String> {
     }
 }
 
-/// OpenSSL 4.0's time for `name` on the setup's keys, in nanoseconds, from
-/// `benches/openssl4.py` (Python's `cryptography`).
-fn openssl4(name: &str, setup: &Setup, rounds: usize) -> Result<f64, CliError> {
+/// OpenSSL 4.0's time for `name` on the setup's keys, in nanoseconds (the median
+/// round, or the fastest with [`Stat::Min`]), from `benches/openssl4.py` (Python's
+/// `cryptography`).
+fn openssl4(name: &str, setup: &Setup, rounds: usize, stat: Stat) -> Result<f64, CliError> {
     let script = OPENSSL4_SCRIPT;
     let dir = tempfile::tempdir()?;
     let mut paths = Vec::new();
@@ -274,7 +275,13 @@ fn openssl4(name: &str, setup: &Setup, rounds: usize) -> Result<f64, CliError> {
         .arg(script)
         .arg(name)
         .args(&paths)
-        .args(["--rounds", &rounds.to_string(), "--json"])
+        .args([
+            "--rounds",
+            &rounds.to_string(),
+            "--stat",
+            stat.name(),
+            "--json",
+        ])
         .output()
         .map_err(|e| CliError(format!("--openssl4: cannot run python3: {e}")))?;
     if !out.status.success() {
@@ -314,11 +321,11 @@ pub(crate) struct Timed {
 }
 
 impl Timed {
-    /// OpenSSL 4.0's time (ns) for the same operation on the same keys, in a
-    /// subprocess (`benches/openssl4.py`), as `--openssl4` adds it; check
-    /// [`openssl4_version`] first to tell a missing Python from a failure.
-    pub(crate) fn openssl4(&self, name: &str, rounds: usize) -> Result<f64, CliError> {
-        openssl4(name, &self.setup, rounds)
+    /// OpenSSL 4.0's time (ns, summarised by `stat`) for the same operation on the
+    /// same keys, in a subprocess (`benches/openssl4.py`), as `--openssl4` adds it;
+    /// check [`openssl4_version`] first to tell a missing Python from a failure.
+    pub(crate) fn openssl4(&self, name: &str, rounds: usize, stat: Stat) -> Result<f64, CliError> {
+        openssl4(name, &self.setup, rounds, stat)
     }
 }
 
@@ -426,7 +433,7 @@ pub fn run(args: &Args, openssl4_too: bool) -> Result<(), CliError> {
             }
             if openssl4_too {
                 bar.set_message(format!("{name} {bits}: OpenSSL 4.0"));
-                let ns = timed.openssl4(name, args.rounds)?;
+                let ns = timed.openssl4(name, args.rounds, args.stat)?;
                 rows.push(Row::new(name, bits, "openssl-4.0".into(), ns));
             }
             bar.inc(1);

@@ -63,3 +63,72 @@ fn pk_bad_flags_are_one_line_errors() {
         assert!(err.starts_with("error: "), "{args:?}: {err}");
     }
 }
+
+/// Whether python3 with a `cryptography` that bundles OpenSSL 4 can run here.
+fn openssl4_installed() -> bool {
+    std::process::Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../benches/openssl4.py"
+        ))
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success() && o.stdout.starts_with(b"OpenSSL 4."))
+}
+
+/// `--openssl4` under either statistic: the script is asked for the one `--stat`
+/// names, and its row is there.
+#[test]
+fn openssl4_rows_under_both_statistics() {
+    if !openssl4_installed() {
+        eprintln!("SKIPPED: python3's cryptography with OpenSSL 4 is not installed here");
+        return;
+    }
+    for stat in ["median", "min"] {
+        let (code, out, err) = montmul(&[
+            "bench",
+            "--pk",
+            "--openssl4",
+            "--bits",
+            "2048",
+            "--ops",
+            "rsa-verify",
+            "--rounds",
+            "1",
+            "--batch-ms",
+            "1",
+            "--stat",
+            stat,
+            "--json",
+        ]);
+        assert_eq!(code, 0, "--stat {stat}: {err}");
+        let rows: Vec<serde_json::Value> = serde_json::from_str(&out).expect("a JSON array");
+        assert!(
+            rows.iter().any(|r| r["impl"] == "openssl-4.0"
+                && r["op"] == "rsa-verify"
+                && r["ns"].as_f64().is_some_and(|ns| ns > 0.0)),
+            "--stat {stat}: no OpenSSL 4.0 row: {out}"
+        );
+        // The script itself reports the statistic it was asked for.
+        let script = std::process::Command::new("python3")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../benches/openssl4.py"
+            ))
+            .arg("rsa-verify")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../montmul-pk/tests/data/rsa2048.pem"
+            ))
+            .args(["--rounds", "1", "--stat", stat, "--json"])
+            .output()
+            .expect("python3 runs");
+        assert!(
+            script.status.success(),
+            "{}",
+            String::from_utf8_lossy(&script.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&script.stdout).expect("JSON");
+        assert_eq!(v["stat"], stat, "{v}");
+    }
+}

@@ -587,7 +587,7 @@ pub fn libraries(bits: u32, ops: &[(&'static str, PkOp)], budget: Budget) -> Lib
                     put(if who == "montmul" { "montmul-pk" } else { who }, i, *ns);
                 }
                 if openssl4.is_ok() {
-                    match timed.openssl4(name, budget.rounds) {
+                    match timed.openssl4(name, budget.rounds, Stat::Median) {
                         Ok(ns) => put(OPENSSL4, i, ns),
                         Err(e) => notes.push(format!(
                             "{bits}-bit {name} of {OPENSSL4} could not be measured here: {}",
