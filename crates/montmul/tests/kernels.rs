@@ -56,6 +56,23 @@ fn check_mul<L: Limb>(m: &Modulus<L>, n: &BigUint, a: &BigUint, b: &BigUint) {
     );
 }
 
+/// The modulus' constants: R mod n and R^2 mod n (R = 2^(w s)), fully reduced, as the
+/// oracle computes them (the construction builds R^2 with the modulus' own squares).
+fn check_constants<L: Limb>(m: &Modulus<L>, n: &BigUint) {
+    let r = BigUint::from(1u32) << (L::BITS * m.limbs() as u32);
+    let name = m.kernel().info().name;
+    assert_eq!(
+        kit::from_limbs(m.r1()),
+        &r % n,
+        "{name} {m:?} R mod n, n={n:x}"
+    );
+    assert_eq!(
+        kit::from_limbs(m.r2()),
+        &r * &r % n,
+        "{name} {m:?} R^2 mod n, n={n:x}"
+    );
+}
+
 /// Random operands through every variant, at the kernel level and through `Residue`.
 fn random_case<L: Limb>(seed: u64, bits: u32) {
     let mut rng = TestRng::new(seed);
@@ -68,6 +85,7 @@ fn random_case<L: Limb>(seed: u64, bits: u32) {
         let Some(m) = kit::modulus_for::<L>(&n, k, r) else {
             continue;
         };
+        check_constants(&m, &n);
         check_mul(&m, &n, &a, &b);
         if r == Reduction::Lazy {
             // Montgomery-domain inputs may be anywhere in [0, 2n).
@@ -167,6 +185,7 @@ fn edge_cases<L: Limb>() {
                 let Some(m) = kit::modulus_for::<L>(&n, k, r) else {
                     continue;
                 };
+                check_constants(&m, &n);
                 let r_bits = w * m.limbs() as u32;
                 let mut ops = kit::edge_operands(&n, w, r_bits);
                 if r == Reduction::Lazy {

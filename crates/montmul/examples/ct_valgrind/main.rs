@@ -23,8 +23,8 @@
 //! - the table reads on their own (`arch::select`, `arch::generic::select`, and
 //!   `arch::generic::masked_or` with masks from `exp::entry_mask`) with a secret index;
 //! - the construction of a `Modulus` from a secret modulus (RSA's p and q), whose
-//!   modular doublings build R mod n and R^2 mod n; its bit length and oddness are
-//!   public and stay defined;
+//!   modular doublings and Montgomery squares (through its kernel) build R mod n and
+//!   R^2 mod n; its bit length and oddness are public and stay defined;
 //! - the `Residue` operations on secret values: products, sums, `pow`, `ct_eq`, the
 //!   wide reductions (`from_limbs_reduced`, `from_be_bytes_reduced`), the inverse
 //!   (`inv`), the fixed-length outputs (`write_be_bytes`, `to_be_bytes_padded`,
