@@ -64,23 +64,11 @@ fn pk_bad_flags_are_one_line_errors() {
     }
 }
 
-/// Whether python3 with a `cryptography` that bundles OpenSSL 4 can run here.
-fn openssl4_installed() -> bool {
-    std::process::Command::new("python3")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../benches/openssl4.py"
-        ))
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success() && o.stdout.starts_with(b"OpenSSL 4."))
-}
-
 /// `--openssl4` under either statistic: the script is asked for the one `--stat`
 /// names, and its row is there.
 #[test]
 fn openssl4_rows_under_both_statistics() {
-    if !openssl4_installed() {
+    if !common::openssl4_installed() {
         eprintln!("SKIPPED: python3's cryptography with OpenSSL 4 is not installed here");
         return;
     }
@@ -116,18 +104,11 @@ fn openssl4_rows_under_both_statistics() {
                 "/../../benches/openssl4.py"
             ))
             .arg("rsa-verify")
-            .arg(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../montmul-pk/tests/data/rsa2048.pem"
-            ))
+            .arg(common::pk_data_path("rsa2048.pem"))
             .args(["--rounds", "1", "--stat", stat, "--json"])
             .output()
             .expect("python3 runs");
-        assert!(
-            script.status.success(),
-            "{}",
-            String::from_utf8_lossy(&script.stderr)
-        );
+        assert!(script.status.success(), "{}", common::stderr(&script));
         let v: serde_json::Value = serde_json::from_slice(&script.stdout).expect("JSON");
         assert_eq!(v["stat"], stat, "{v}");
     }

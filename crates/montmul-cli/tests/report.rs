@@ -5,6 +5,8 @@
 
 #![cfg(unix)]
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -599,16 +601,6 @@ fn gmp63_built() -> bool {
         .is_file()
 }
 
-/// Whether python3 with a `cryptography` that bundles OpenSSL 4 can run here (a
-/// distribution's package links the system OpenSSL 3 instead).
-fn openssl4_installed() -> bool {
-    Command::new("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/openssl4.py"))
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success() && o.stdout.starts_with(b"OpenSSL 4."))
-}
-
 /// Every `not_built` line of every section, joined.
 fn not_built(data: &Value) -> String {
     data["sections"]
@@ -716,7 +708,7 @@ fn openssl4_row_where_installed() {
         openssl4_row("seed004-pk-libraries"),
         openssl4_row("seed001-rsa2048-libraries"),
     );
-    if openssl4_installed() {
+    if common::openssl4_installed() {
         let r = row.expect("an openssl-4.0 row in seed 004");
         assert!((1..5).all(|i| positive(&r[i])), "openssl-4.0: {r}");
         let r = row001.expect("an openssl-4.0 row in seed 001");

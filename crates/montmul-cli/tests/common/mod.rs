@@ -92,3 +92,14 @@ pub fn ok(args: &[&str]) -> String {
     assert_eq!(code, 0, "montmul {args:?}: {err}");
     out
 }
+
+/// Whether python3 with a `cryptography` that bundles OpenSSL 4 can run
+/// `benches/openssl4.py` here (a distribution's package links the system OpenSSL 3
+/// instead).
+pub fn openssl4_installed() -> bool {
+    Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/openssl4.py"))
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success() && o.stdout.starts_with(b"OpenSSL 4."))
+}
