@@ -210,7 +210,8 @@ impl<L: Limb> Modulus<L> {
     /// method on the exponent w s of 2^(w s): a Montgomery square takes the form of 2^t
     /// to that of 2^(2t), a modular doubling to that of 2^(t+1). About log2(w s)
     /// squares through this modulus' kernel and as many doublings, where doubling 1 up
-    /// to R^2 took 2 w s doublings (286 us at 2048 bits, 20 ms at 16384, measured).
+    /// to R^2 takes 2 w s doublings, each a pass over the limbs (`docs/PERFORMANCE.md`,
+    /// "Building a `Modulus`").
     ///
     /// Constant-time: the steps depend on w s only (public: it sizes everything), and
     /// every value is kept below n with masks (a `Lazy` square, below 2n, is reduced
