@@ -66,12 +66,32 @@ pub(crate) fn mul(a: &[u64], b: &[u64]) -> Limbs {
 /// subtraction kept or not with a mask. Constant-time in both values; the quotient has
 /// `x.len()` limbs, the remainder `m.len()`.
 pub(crate) fn div_rem(x: &[u64], m: &[u64]) -> (Limbs, Limbs) {
+    let mut r = Zeroizing::new(vec![0u64; m.len()]);
+    let mut q = Zeroizing::new(vec![0u64; x.len()]);
+    shift_subtract(x, 64 * x.len(), m, &mut r, &mut q);
+    (q, r)
+}
+
+/// `x mod m` for `m > 0` and `x < 2^k m` (a quotient below 2^k, `k` public): x >> k is
+/// already below m, so only x's low k bits take a step of [`div_rem`] each. For a
+/// product `y e` with `y < m` and e of k bits, k steps instead of one per bit of x.
+/// Constant-time in both values; the remainder has `m.len()` limbs.
+pub(crate) fn rem_small_quotient(x: &[u64], m: &[u64], k: usize) -> Limbs {
+    let high = shift_right(x, k as u64, 64 * x.len() as u64);
+    // Below m, so it fits in m's limbs: the limbs cut off are 0.
+    let mut r = resized(&high, m.len());
+    let mut q = Zeroizing::new(vec![0u64; x.len()]);
+    shift_subtract(x, k, m, &mut r, &mut q);
+    r
+}
+
+/// The steps of [`div_rem`] for bits `bits - 1` down to 0 of `x`, on the running
+/// remainder `r` (below m, `m.len()` limbs), setting those bits of the quotient `q`.
+fn shift_subtract(x: &[u64], bits: usize, m: &[u64], r: &mut [u64], q: &mut [u64]) {
     let s = m.len();
     // r < m before each step, so 2r + 1 < 2m fits in s limbs plus one top bit.
-    let mut r = Zeroizing::new(vec![0u64; s]);
     let mut diff = Zeroizing::new(vec![0u64; s]);
-    let mut q = Zeroizing::new(vec![0u64; x.len()]);
-    for i in (0..64 * x.len()).rev() {
+    for i in (0..bits).rev() {
         let bit = (x[i / 64] >> (i % 64)) & 1;
         // r = 2 r + bit, with the bit shifted out of the top kept in `top`.
         let top = r[s - 1] >> 63;
@@ -80,12 +100,11 @@ pub(crate) fn div_rem(x: &[u64], m: &[u64]) -> (Limbs, Limbs) {
         }
         r[0] = (r[0] << 1) | bit;
         // Subtract m when top:r >= m.
-        let borrow = ct::sub(&mut diff, &r, m);
+        let borrow = ct::sub(&mut diff, r, m);
         let take = top | (borrow ^ 1);
-        ct::conditional_assign(&mut r, &diff, ct::mask(take));
+        ct::conditional_assign(r, &diff, ct::mask(take));
         q[i / 64] |= take << (i % 64);
     }
-    (q, r)
 }
 
 /// `x - 1` for `x >= 1`, same length.
@@ -275,6 +294,15 @@ mod tests {
                 let (q, r) = div_rem(&x, &m);
                 assert_eq!(big(&q), big(&x) / big(&m));
                 assert_eq!(big(&r), big(&x) % big(&m));
+                // x mod m again from x = y e + c (y < m, c < e, so x < e m <= 2^k m).
+                let k = 1 + OsRng.next_u32() as usize % 20;
+                let e = u64::from(OsRng.next_u32()) >> (32 - k) | 1 << (k - 1);
+                let y = big(&r);
+                let c = BigUint::from(OsRng.next_u64() % e);
+                let xe = &y * e + &c;
+                let xel = resized(&limbs(&xe.to_bytes_be()), ml + 1);
+                let re = rem_small_quotient(&xel, &m, k);
+                assert_eq!(big(&re), &xe % big(&m), "k {k} e {e}");
                 assert_eq!(big(&mul(&x, &m)), big(&x) * big(&m));
             }
         }

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use montmul::{ct, Modulus, Residue};
 use zeroize::Zeroizing;
 
-use super::arith::{div_rem, eq, limbs, minus_one, mul, to_be};
+use super::arith::{div_rem, eq, limbs, minus_one, mul, rem_small_quotient, to_be};
 use super::blinding::Blinding;
 use super::crt_halves::CrtHalves;
 use crate::Error;
@@ -273,11 +273,13 @@ impl RsaPrivateKey {
             return Err(inconsistent);
         }
         let el = limbs(&public.e_be);
-        // d mod (r - 1), and 1 when its product with e is 1 mod (r - 1).
+        // d mod (r - 1), and 1 when its product with e is 1 mod (r - 1): that product is
+        // below e (r - 1), its quotient below 2^(bits of e) (e is public).
+        let e_bits = montmul::encoding::bit_length_vartime(&el) as usize;
         let exponent = |rl: &[u64]| {
             let rm1 = minus_one(rl);
             let (_, dr) = div_rem(&dl, &rm1);
-            let (_, dre) = div_rem(&mul(&dr, &el), &rm1);
+            let dre = rem_small_quotient(&mul(&dr, &el), &rm1, e_bits);
             let ok = eq(&dre, &[1]);
             (dr, ok)
         };
