@@ -99,10 +99,7 @@ fn openssl4_rows_under_both_statistics() {
         );
         // The script itself reports the statistic it was asked for.
         let script = std::process::Command::new("python3")
-            .arg(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../benches/openssl4.py"
-            ))
+            .arg(common::openssl4_script())
             .arg("rsa-verify")
             .arg(common::pk_data_path("rsa2048.pem"))
             .args(["--rounds", "1", "--stat", stat, "--json"])

@@ -98,8 +98,13 @@ pub fn ok(args: &[&str]) -> String {
 /// instead).
 pub fn openssl4_installed() -> bool {
     Command::new("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/openssl4.py"))
+        .arg(openssl4_script())
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success() && o.stdout.starts_with(b"OpenSSL 4."))
+}
+
+/// `benches/openssl4.py`, the script that times OpenSSL 4.0.
+pub fn openssl4_script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/openssl4.py")
 }
