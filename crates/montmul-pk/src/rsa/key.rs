@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use montmul::{ct, Modulus, Residue};
 use zeroize::Zeroizing;
 
-use super::arith::{div_rem, eq, limbs, minus_one, mul, rem_small_quotient, to_be};
+use super::arith::{eq, limbs, minus_one, mul, rem, rem_small_quotient, to_be};
 use super::blinding::Blinding;
 use super::crt_halves::CrtHalves;
 use crate::Error;
@@ -278,7 +278,7 @@ impl RsaPrivateKey {
         let e_bits = montmul::encoding::bit_length_vartime(&el) as usize;
         let exponent = |rl: &[u64]| {
             let rm1 = minus_one(rl);
-            let (_, dr) = div_rem(&dl, &rm1);
+            let dr = rem(&dl, &rm1);
             let dre = rem_small_quotient(&mul(&dr, &el), &rm1, e_bits);
             let ok = eq(&dre, &[1]);
             (dr, ok)
