@@ -66,6 +66,7 @@ pub struct Modulus<L: Limb> {
 }
 
 /// What every clone of a [`Modulus`] shares.
+#[derive(Clone)]
 struct Inner<L: Limb> {
     n: Vec<L>,
     bits: u32,
@@ -200,9 +201,8 @@ impl<L: Limb> Modulus<L> {
             }),
         };
         let r2 = m.r_squared();
-        Arc::get_mut(&mut m.inner)
-            .expect("the modulus is not shared yet")
-            .r2 = r2;
+        // Not shared yet, so this writes in place (it would copy a shared one).
+        Arc::make_mut(&mut m.inner).r2 = r2;
         Ok(m)
     }
 
