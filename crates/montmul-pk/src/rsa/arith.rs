@@ -89,11 +89,11 @@ pub(crate) fn rem_small_quotient(x: &[u64], m: &[u64], k: usize) -> Limbs {
 /// Art of Computer Programming*, vol. 2, sec. 4.3.1) with every choice made by a mask.
 /// m is shifted left until its top bit is set, x by as much; then for each word of x
 /// from the top, the running remainder takes the word in, the quotient word is
-/// estimated from the remainder's top two words and m's top word ([`div_two_by_one`]),
+/// estimated from the remainder's top two words and m's top word ([`Reciprocal`]),
 /// that multiple of m is subtracted, and m is added back twice at most: with m's top
 /// bit set the estimate is never low and at most 2 too high (Knuth's Theorem 4.3.1B).
-/// About 64 + 4 s word operations per word of x, where [`div_rem`] takes about 3 s per
-/// bit (s the limbs of m); a key's d mod (p - 1) costs a few microseconds instead of a
+/// About 4 s word operations per word of x, where [`div_rem`] takes about 3 s per bit
+/// (s the limbs of m); a key's d mod (p - 1) costs a few microseconds instead of a
 /// hundred.
 ///
 /// Constant-time in the values of x and m, except m's bit length, which sets the shift
@@ -109,7 +109,7 @@ pub(crate) fn rem(x: &[u64], m: &[u64]) -> Limbs {
     let mut v = shifted_left(&m[..s], shift, s + 1);
     v[s] = 0;
     let u = shifted_left(x, shift, x.len() + 1);
-    let top = v[s - 1];
+    let top = Reciprocal::new(v[s - 1]);
     // The running remainder below v (its limb s zero) before each step, then the
     // remainder times 2^64 plus the next word of u.
     let mut r = Zeroizing::new(vec![0u64; s + 1]);
@@ -119,9 +119,9 @@ pub(crate) fn rem(x: &[u64], m: &[u64]) -> Limbs {
         // r < v 2^64, so the quotient word fits in 64 bits, and r's top word is at most
         // v's: where they are equal, the estimate is 2^64 - 1 (the division is skipped
         // by giving it a 0 in place of r's top word).
-        let equal = ct::mask(ct::eq(&[r[s]], &[top]));
+        let equal = ct::mask(ct::eq(&[r[s]], &[top.d]));
         let n1 = ct::select(equal, 0, r[s]);
-        let q = ct::select(equal, u64::MAX, div_two_by_one(n1, r[s - 1], top));
+        let q = ct::select(equal, u64::MAX, top.quotient(n1, r[s - 1]));
         // r -= q v: below zero by at most 2 v, which s + 1 limbs hold in two's complement.
         let mut mul_carry = 0u64;
         let mut borrow = 0u64;
@@ -164,21 +164,49 @@ fn shifted_left(x: &[u64], shift: u32, len: usize) -> Limbs {
     out
 }
 
-/// `(n1 2^64 + n0) / d` for `n1 < d` and d's top bit set (so the quotient fits a word):
-/// one shift-and-subtract step per bit of n0, the subtraction kept or not with a mask.
-/// Constant-time (`div` takes a time that depends on its operands on many x86 CPUs).
-fn div_two_by_one(n1: u64, n0: u64, d: u64) -> u64 {
-    let (mut r, mut q) = (n1, 0u64);
-    for i in (0..64).rev() {
-        // r < d before the step, so 2 r + 1 < 2 d < 2^65: the bit shifted out and r.
-        let out = r >> 63;
-        r = (r << 1) | ((n0 >> i) & 1);
-        let (diff, borrow) = <u64 as Limb>::sbb(r, d, 0);
-        let take = out | (borrow ^ 1);
-        r = ct::select(ct::mask(take), diff, r);
-        q |= take << i;
+/// A word d with its top bit set and its reciprocal `floor((2^128 - 1) / d) - 2^64`,
+/// for quotients by d without `div` (whose time depends on its operands on many x86
+/// CPUs): Möller and Granlund, "Improved division by invariant integers" (IEEE Trans.
+/// Computers, 2011), Algorithm 4.
+struct Reciprocal {
+    d: u64,
+    v: u64,
+}
+
+impl Reciprocal {
+    /// The reciprocal by one bit-serial division of `2^128 - 1 - 2^64 d` by d (its top
+    /// word `2^64 - 1 - d` is below d, as the top bit of d is set), a masked step per bit.
+    fn new(d: u64) -> Self {
+        let (mut r, mut v) = (!d, 0u64);
+        for i in (0..64).rev() {
+            // r < d before the step, so 2 r + 1 < 2 d < 2^65: the bit shifted out and r.
+            let out = r >> 63;
+            r = (r << 1) | 1;
+            let (diff, borrow) = <u64 as Limb>::sbb(r, d, 0);
+            let take = out | (borrow ^ 1);
+            r = ct::select(ct::mask(take), diff, r);
+            v |= take << i;
+        }
+        Reciprocal { d, v }
     }
-    q
+
+    /// `(n1 2^64 + n0) / d` for `n1 < d` (so the quotient fits a word): a product by the
+    /// reciprocal, then two corrections chosen by masks.
+    fn quotient(&self, n1: u64, n0: u64) -> u64 {
+        let d = self.d;
+        // (q1 : q0) = (2^64 + v) n1 + n0 <= (2^64 + v)(d - 1) + 2^64 - 1
+        // < (2^64 + v) d <= 2^128 - 1: no overflow.
+        let p = u128::from(self.v) * u128::from(n1) + ((u128::from(n1) << 64) | u128::from(n0));
+        let (mut q1, q0) = (((p >> 64) as u64).wrapping_add(1), p as u64);
+        let mut r = n0.wrapping_sub(q1.wrapping_mul(d));
+        // r > q0: one too many (the paper's "likely" branch), r += d.
+        let over = ct::mask(<u64 as Limb>::sbb(q0, r, 0).1);
+        q1 = q1.wrapping_sub(over & 1);
+        r = r.wrapping_add(d & over);
+        // r >= d: one too few.
+        let under = <u64 as Limb>::sbb(r, d, 0).1 ^ 1;
+        q1.wrapping_add(under)
+    }
 }
 
 /// The steps of [`div_rem`] for bits `bits - 1` down to 0 of `x`, on the running
@@ -417,6 +445,36 @@ mod tests {
             4 => 1 << 63,
             5 => (1 << 63) - 1,
             _ => OsRng.next_u64(),
+        }
+    }
+
+    #[test]
+    fn reciprocal_quotients_against_u128_division() {
+        let edges = [0, 1, 2, 1 << 63, (1 << 63) + 1, u64::MAX - 1, u64::MAX];
+        for case in 0..20_000 {
+            let d = match case % 4 {
+                0 => edges[case % edges.len()] | 1 << 63,
+                _ => OsRng.next_u64() | 1 << 63,
+            };
+            let recip = Reciprocal::new(d);
+            assert_eq!(
+                u128::from(recip.v),
+                u128::MAX / u128::from(d) - (1 << 64),
+                "d {d:x}"
+            );
+            let pick = |i: usize| match (case / 4 + i) % 3 {
+                0 => edges[(case + i) % edges.len()],
+                _ => OsRng.next_u64(),
+            };
+            let n1 = pick(0) % d;
+            let n1 = if case % 5 == 0 { d - 1 } else { n1 };
+            let n0 = pick(1);
+            let n = (u128::from(n1) << 64) | u128::from(n0);
+            assert_eq!(
+                u128::from(recip.quotient(n1, n0)),
+                n / u128::from(d),
+                "n1 {n1:x} n0 {n0:x} d {d:x}"
+            );
         }
     }
 
