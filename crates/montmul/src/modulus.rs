@@ -217,21 +217,7 @@ impl<L: Limb> Modulus<L> {
     /// every value is kept below n with masks (a `Lazy` square, below 2n, is reduced
     /// once), so a secret modulus (RSA's p and q) is safe.
     fn r_squared(&self) -> Vec<L> {
-        let n = self.n();
-        let ws = L::BITS as usize * n.len();
-        // The form of 2^1, from the form of 2^0 (R mod n, below n).
-        let mut x = Zeroizing::new(self.r1().to_vec());
-        mod_double(&mut x, n);
-        let mut sq = Zeroizing::new(vec![L::ZERO; n.len()]);
-        for bit in (0..usize::BITS - 1 - ws.leading_zeros()).rev() {
-            self.mont_sqr(&x, &mut sq);
-            x.copy_from_slice(&sq);
-            ct::reduce_once(&mut x, L::ZERO, n);
-            if (ws >> bit) & 1 == 1 {
-                mod_double(&mut x, n);
-            }
-        }
-        x.to_vec()
+        r_squared_by(self.n(), self.r1(), |x, out| self.mont_sqr(x, out))
     }
 
     /// The modulus as exactly [`Self::limbs`] little-endian limbs.
@@ -341,10 +327,39 @@ impl<L: Limb> PartialEq for Modulus<L> {
 
 impl<L: Limb> Eq for Modulus<L> {}
 
+/// R^2 mod n from R mod n (`r1`, below n), for the limbs of an odd n > 1, with `sqr`
+/// the Montgomery square modulo n (below 2n): the binary method on the exponent w s
+/// of 2^(w s), as [`Modulus`]' constructor describes ([`FieldModulus`]'s too).
+///
+/// Constant-time: the steps depend on w s only, and every value is kept below n with
+/// masks (a square below 2n is reduced once).
+///
+/// [`FieldModulus`]: crate::FieldModulus
+pub(crate) fn r_squared_by<L: Limb>(
+    n: &[L],
+    r1: &[L],
+    mut sqr: impl FnMut(&[L], &mut [L]),
+) -> Vec<L> {
+    let ws = L::BITS as usize * n.len();
+    // The form of 2^1, from the form of 2^0 (R mod n, below n).
+    let mut x = Zeroizing::new(r1.to_vec());
+    mod_double(&mut x, n);
+    let mut sq = Zeroizing::new(vec![L::ZERO; n.len()]);
+    for bit in (0..usize::BITS - 1 - ws.leading_zeros()).rev() {
+        sqr(&x, &mut sq);
+        x.copy_from_slice(&sq);
+        ct::reduce_once(&mut x, L::ZERO, n);
+        if (ws >> bit) & 1 == 1 {
+            mod_double(&mut x, n);
+        }
+    }
+    x.to_vec()
+}
+
 /// R mod n = 2^(w s) mod n for the `s` limbs of an odd n > 1 of `bits` bits, from
 /// 2^(bits - 1), which is below n, by w s - bits + 1 modular doublings (at most w + 2,
 /// `bits` being public). Constant-time in the value of n.
-fn r_mod_n<L: Limb>(n: &[L], bits: u32) -> Vec<L> {
+pub(crate) fn r_mod_n<L: Limb>(n: &[L], bits: u32) -> Vec<L> {
     let mut x = vec![L::ZERO; n.len()];
     let top = (bits - 1) as usize;
     x[top / L::BITS as usize] = L::ONE.shl(top as u32 % L::BITS);

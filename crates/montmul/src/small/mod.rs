@@ -40,8 +40,8 @@
 //! on an element's value or a `pow` exponent's bits; only lengths and the modulus are
 //! public), except those named `_vartime`. Building a [`FieldModulus`] is not meant
 //! for secret moduli: its checks branch on the modulus (its constants are computed by
-//! branch-free doublings all the same). Elements are `Copy` and therefore are not
-//! zeroized on drop; their `Debug` prints no value.
+//! branch-free doublings and squares all the same). Elements are `Copy` and therefore
+//! are not zeroized on drop; their `Debug` prints no value.
 
 mod arith;
 mod element;

@@ -6,7 +6,7 @@ use core::fmt;
 use crate::arch::{self, Adx};
 use crate::fixed;
 use crate::mpn::Portable;
-use crate::{ct, Error, Limb, Reduction};
+use crate::{modulus, Error, Limb, Reduction};
 
 /// The most limbs a [`FieldModulus`] may have: 9, i.e. 576 bits (P-521 takes 9).
 pub const FIELD_MAX_LIMBS: usize = 9;
@@ -135,25 +135,22 @@ impl<const N: usize> FieldModulus<N> {
             _ => {}
         }
         let n0 = u64::inv_mod_word(n[0]).wrapping_neg();
-        // R mod n and R^2 mod n by 2 * 64 N modular doublings of 1 (1 < n, as n > 1):
-        // at most 1152 doublings of 9 words, once per modulus.
-        let mut x = [0u64; N];
-        x[0] = 1;
-        let mut one = [0u64; N];
-        for i in 1..=2 * 64 * N {
-            mod_double(&mut x, n);
-            if i == 64 * N {
-                one = x;
-            }
-        }
-        Ok(FieldModulus {
+        // R mod n by 64 N - bits + 1 modular doublings (at most 65 when n fills its top
+        // limb), then R^2 mod n by about log2(64 N) squares and doublings through this
+        // modulus' own kernel, as for a `Modulus`.
+        let mut m = FieldModulus {
             n: *n,
             n0,
-            one,
-            r2: x,
+            one: *fixed::words(&modulus::r_mod_n(n, bits)),
+            r2: [0; N],
             bits,
             engine,
-        })
+        };
+        let r2 = modulus::r_squared_by(n, &m.one, |x, out| {
+            out.copy_from_slice(&m.mont_sqr(fixed::words(x)));
+        });
+        m.r2 = *fixed::words(&r2);
+        Ok(m)
     }
 
     /// Builds the modulus from big-endian bytes (leading zero bytes allowed), with the
@@ -265,15 +262,3 @@ impl<const N: usize> PartialEq for FieldModulus<N> {
 }
 
 impl<const N: usize> Eq for FieldModulus<N> {}
-
-/// `x = 2x mod n` for `x < n`, branch-free.
-fn mod_double<const N: usize>(x: &mut [u64; N], n: &[u64; N]) {
-    let mut carry = 0;
-    for limb in x.iter_mut() {
-        let next = *limb >> 63;
-        *limb = *limb << 1 | carry;
-        carry = next;
-    }
-    // carry * 2^(64 N) + x = 2x < 2n: one conditional subtraction lands in [0, n).
-    ct::reduce_once(x, carry, n);
-}
