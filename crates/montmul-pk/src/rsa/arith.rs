@@ -11,8 +11,8 @@
 //! arithmetic reduces by, and secret. So the reductions here are divisions whose every
 //! step is masked: a word of the quotient a step where only the remainder is needed and
 //! the divisor's bit length is public ([`rem`]), else a bit a step ([`div_rem`]). The
-//! gcd is a bit-serial binary gcd with a fixed step count ([`gcd_odd`]), and the inverse of e
-//! modulo an even secret m comes from one modulo the public e: with
+//! gcd is a bit-serial binary gcd with a fixed step count ([`gcd_odd`]), and the
+//! inverse of e modulo an even secret m comes from one modulo the public e: with
 //! `k = -(m mod e)^-1 mod e`, `d = (1 + k m) / e` is exact and is `e^-1 mod m`.
 //! The cost is a few million word operations per key, nothing beside the prime search.
 
@@ -99,6 +99,9 @@ pub(crate) fn rem_small_quotient(x: &[u64], m: &[u64], k: usize) -> Limbs {
 /// Constant-time in the values of x and m, except m's bit length, which sets the shift
 /// and is public here as it is for a [`Modulus`] (a key's prime has the length its
 /// modulus gives it). The remainder has `m.len()` limbs.
+///
+/// # Panics
+/// When m is zero (key loading divides by r - 1 for primes r >= 3 only).
 pub(crate) fn rem(x: &[u64], m: &[u64]) -> Limbs {
     let bits = montmul::encoding::bit_length_vartime(m) as usize;
     assert!(bits > 0, "rem: division by zero");
