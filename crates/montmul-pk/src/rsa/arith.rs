@@ -108,10 +108,10 @@ pub(crate) fn rem(x: &[u64], m: &[u64]) -> Limbs {
     // m's significant limbs, and the shift that sets the top bit of the last of them.
     let s = bits.div_ceil(64);
     let shift = (64 * s - bits) as u32;
-    // v = m << shift, one zero limb above it for the add-backs; u = x << shift.
-    let mut v = shifted_left(&m[..s], shift, s + 1);
-    v[s] = 0;
-    let u = shifted_left(x, shift, x.len() + 1);
+    // v = m << shift, one zero limb above it for the add-backs; u = x << shift. (The
+    // shifts here take secret counts; this count is public, which they serve as well.)
+    let v = shl_secret(&m[..s], u64::from(shift), s + 1);
+    let u = shl_secret(x, u64::from(shift), x.len() + 1);
     let top = Reciprocal::new(v[s - 1]);
     // The running remainder below v (its limb s zero) before each step, then the
     // remainder times 2^64 plus the next word of u.
@@ -139,32 +139,9 @@ pub(crate) fn rem(x: &[u64], m: &[u64]) -> Limbs {
         let carry = ct::add_masked(&mut r, &v, ct::mask(borrow));
         ct::add_masked(&mut r, &v, ct::mask(borrow & (carry ^ 1)));
     }
-    // r = (x mod m) << shift.
-    let mut out = Zeroizing::new(vec![0u64; m.len()]);
-    for (i, o) in out.iter_mut().take(s).enumerate() {
-        *o = match shift {
-            0 => r[i],
-            _ => (r[i] >> shift) | (r[i + 1] << (64 - shift)),
-        };
-    }
-    out
-}
-
-/// `x << shift` (`shift` < 64, public) as `len` limbs; the value must fit.
-fn shifted_left(x: &[u64], shift: u32, len: usize) -> Limbs {
-    let mut out = Zeroizing::new(vec![0u64; len]);
-    for (i, o) in out.iter_mut().enumerate() {
-        let lo = x.get(i).copied().unwrap_or(0);
-        let below = match (i, shift) {
-            (0, _) | (_, 0) => 0,
-            _ => x.get(i - 1).copied().unwrap_or(0) >> (64 - shift),
-        };
-        *o = match shift {
-            0 => lo,
-            _ => (lo << shift) | below,
-        };
-    }
-    out
+    // r = (x mod m) << shift, below 2^(64 s).
+    let out = shift_right(&r, u64::from(shift), 64);
+    resized(&out[..s], m.len())
 }
 
 /// A word d with its top bit set and its reciprocal `floor((2^128 - 1) / d) - 2^64`,
