@@ -38,6 +38,9 @@
 //!   X9.42 parameters, without and with q): the exponent secret, the shared secret
 //!   checked to be derived from it and equal to the unmarked key's.
 //!
+//! - RSA keys read from PKCS #1 (the two- and the three-prime key) with every secret
+//!   integer marked in the document as above: the stored exponents compared with the
+//!   derived ones, the stored coefficients checked by a product, then `decrypt_raw`.
 //! - RSA with a three-prime key (the committed RSA-2048 one OpenSSL made): d and the
 //!   three primes secret as above, [`RsaPrivateKey::from_multi_prime_components`],
 //!   `decrypt_raw` with each [`CrtHalves`] mode, PKCS #1 v1.5 signing, OAEP decryption.
@@ -621,9 +624,60 @@ fn multi_prime_case(label: &str) -> usize {
     )
 }
 
+/// A key read from its PKCS #1 document (`pem`, PKCS #8 around it) with every secret
+/// integer marked where it lies in the document: as in [`rsa_round`], every byte but
+/// the first, and for the primes the last. The stored coefficients (qinv, and t_i of a
+/// further prime) are checked by a product on load, the exponents compared with the
+/// derived ones; then raw decryption on edge values.
+fn stored_crt_case(pem: &str, what: &str, label: &str) -> usize {
+    let (_, der) = der::pem::decode_vec(pem.as_bytes()).expect("pem");
+    let info = pkcs8::PrivateKeyInfo::from_der(&der).expect("pkcs8");
+    let doc = info.private_key.to_vec();
+    let k = pkcs1::RsaPrivateKey::from_der(&doc).expect("pkcs1");
+    let n = k.modulus.as_bytes().to_vec();
+    // (value, whether its last byte stays public); positions found before any marking.
+    let mut secrets = vec![
+        (k.private_exponent, false),
+        (k.prime1, true),
+        (k.prime2, true),
+        (k.exponent1, false),
+        (k.exponent2, false),
+        (k.coefficient, false),
+    ];
+    for o in k.other_prime_infos.iter().flatten() {
+        secrets.extend([(o.prime, true), (o.exponent, false), (o.coefficient, false)]);
+    }
+    let spans: Vec<(usize, usize)> = secrets
+        .iter()
+        .map(|(x, odd)| {
+            let x = x.as_bytes();
+            let at = doc
+                .windows(x.len())
+                .position(|w| w == x)
+                .expect("the integer in its document");
+            (at + 1, at + x.len() - usize::from(*odd))
+        })
+        .collect();
+    for (from, to) in spans {
+        secret(&doc[from..to]);
+    }
+    let before = errors();
+    let mut key = RsaPrivateKey::from_pkcs1_der(&doc).expect("a consistent key");
+    let public_key = key.to_public_key();
+    let messages = edge_messages(&n, []);
+    let checks = decrypt_each(&mut key, &public_key, CrtHalves::Lockstep, &messages, label);
+    report(label, what, checks, before)
+}
+
 /// Every case with the CPU features as `label` says.
 fn round(pem: &str, label: &str) -> usize {
     rsa_round(pem, label)
+        + stored_crt_case(pem, "RSA-2048 read with its CRT numbers", label)
+        + stored_crt_case(
+            include_str!("../tests/data/rsa2048-3primes.pem"),
+            "RSA-2048 three-prime read with its CRT numbers",
+            label,
+        )
         + multi_prime_case(label)
         + keygen_case(label, 2)
         + keygen_case(label, 3)
@@ -635,7 +689,7 @@ fn main() {
     if under_valgrind() {
         println!(
             "montmul-pk constant-time harness under valgrind: RSA d, p, q (two and three \
-             primes), two- and three-prime key generation's random bytes, the OAEP and \
+             primes; in a PKCS #1 document, with the CRT numbers), two- and three-prime key generation's random bytes, the OAEP and \
              PKCS #1 v1.5 blocks, DSA x and k, DH x marked undefined"
         );
     } else {

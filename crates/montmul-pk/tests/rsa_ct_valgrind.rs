@@ -2,7 +2,8 @@
 //! memcheck and fails on any branch or memory address that depends on a secret (memcheck's
 //! `--error-exitcode=1`) or on a wrong result. The secrets: RSA's d, p and q (raw
 //! decryption, PKCS #1 v1.5 and PSS signing, OAEP and PKCS #1 v1.5 decryption, valid and
-//! invalid paddings), a three-prime key's d and primes, every random byte of RSA-2048
+//! invalid paddings), the same numbers and the CRT ones read from a PKCS #1 document
+//! (two and three primes), a three-prime key's d and primes, every random byte of RSA-2048
 //! key generation with two and with three primes (the candidate primes), DSA's x and its RFC 6979 nonce (signing),
 //! Diffie-Hellman's exponent (derive). The test also checks that every case ran.
 //!
@@ -69,6 +70,8 @@ fn rsa_secrets_decide_no_branch_and_no_address() {
         "RSA-2048 raw decryption, PKCS #1 v1.5 and PSS signing",
         "RSA-2048 OAEP decryption",
         "RSA-2048 PKCS #1 v1.5 decryption, implicit rejection",
+        "RSA-2048 read with its CRT numbers",
+        "RSA-2048 three-prime read with its CRT numbers",
         "RSA-2048 three-prime raw decryption, signing and OAEP",
         "RSA-2048 key generation",
         "RSA-2048 3-prime key generation",

@@ -245,21 +245,41 @@ fn inconsistent_keys_are_refused() {
             other => panic!("{what}: {other:?}"),
         }
     }
-    // A PKCS #1 key whose dp does not match: refused on load.
+    // PKCS #1 keys whose dp or qinv does not match: refused on load. qinv + p is
+    // congruent to the coefficient (its product with q is 1 mod p) but not it.
     let key = RsaPrivateKey::from_pkcs8_pem(&text("rsa2048.pem")).expect("loads");
     let der = key.to_pkcs1_der().expect("writes");
     let parsed = <pkcs1::RsaPrivateKey as der::Decode>::from_der(&der).expect("pkcs1");
     let mut dp = parsed.exponent1.as_bytes().to_vec();
     *dp.last_mut().expect("dp") ^= 2;
-    let bad = pkcs1::RsaPrivateKey {
-        exponent1: pkcs1::UintRef::new(&dp).expect("uint"),
-        ..parsed
-    };
-    let bad_der = der::Encode::to_der(&bad).expect("encodes");
-    assert!(matches!(
-        RsaPrivateKey::from_pkcs1_der(&bad_der),
-        Err(Error::InvalidKey(_))
-    ));
+    let qinv = BigUint::from_bytes_be(parsed.coefficient.as_bytes());
+    assert!(&qinv * &num.q % &num.p == BigUint::from(1u32) && qinv < num.p);
+    let mut qinv_flipped = b(&qinv);
+    *qinv_flipped.last_mut().expect("qinv") ^= 2;
+    let (zero, qinv_plus_p) = (vec![0u8], b(&(&qinv + &num.p)));
+    let mut refused = 0;
+    for (what, dp, qinv) in [
+        ("dp", &dp[..], parsed.coefficient.as_bytes()),
+        ("qinv", parsed.exponent1.as_bytes(), &qinv_flipped[..]),
+        ("qinv + p", parsed.exponent1.as_bytes(), &qinv_plus_p[..]),
+        ("qinv = 0", parsed.exponent1.as_bytes(), &zero[..]),
+        ("qinv = p", parsed.exponent1.as_bytes(), &p[..]),
+    ] {
+        let bad = pkcs1::RsaPrivateKey {
+            exponent1: pkcs1::UintRef::new(dp).expect("uint"),
+            coefficient: pkcs1::UintRef::new(qinv).expect("uint"),
+            ..parsed.clone()
+        };
+        let bad_der = der::Encode::to_der(&bad).expect("encodes");
+        match RsaPrivateKey::from_pkcs1_der(&bad_der) {
+            Err(Error::InvalidKey(m)) => {
+                assert!(m.contains("CRT"), "{what}: {m}");
+                refused += 1;
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+    }
+    assert_eq!(refused, 5);
 }
 
 #[test]

@@ -298,9 +298,13 @@ fn inconsistent_multi_prime_keys_are_refused() {
         v
     };
     let (d3, t3) = (bumped(others[0].exponent), bumped(others[0].coefficient));
+    // t_3 + r_3: congruent to the coefficient mod r_3, but not it.
+    let r3 = BigUint::from_bytes_be(others[0].prime.as_bytes());
+    let t3_plus_r3 = (BigUint::from_bytes_be(others[0].coefficient.as_bytes()) + &r3).to_bytes_be();
     for (what, exponent, coefficient) in [
         ("d_3", &d3[..], others[0].coefficient.as_bytes()),
         ("t_3", others[0].exponent.as_bytes(), &t3[..]),
+        ("t_3 + r_3", others[0].exponent.as_bytes(), &t3_plus_r3[..]),
     ] {
         let info = pkcs1::OtherPrimeInfo {
             prime: others[0].prime,

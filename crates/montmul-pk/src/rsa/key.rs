@@ -154,6 +154,32 @@ pub(super) struct OtherPrime {
     pub(super) prefix_n: Residue<u64>,
 }
 
+/// The error of a stored key whose CRT exponents or coefficients are not those of its
+/// primes and d.
+const CRT_MISMATCH: Error =
+    Error::InvalidKey("the CRT exponents or coefficient do not match p, q and d");
+
+/// The CRT coefficient `x^-1 mod r`, x a residue mod r. Without `given`, derived by
+/// inversion; none exists when x shares a factor with r (`inconsistent`). A coefficient
+/// `given` by a stored key is instead checked, by one product rather than an inversion:
+/// it must be below r and its product with x must be 1 mod r, which only the inverse is
+/// ([`CRT_MISMATCH`] otherwise). Constant-time, except that
+/// the result says whether the check passed.
+fn coefficient(
+    x: &Residue<u64>,
+    given: Option<&[u8]>,
+    inconsistent: &Error,
+) -> Result<Residue<u64>, Error> {
+    let Some(given) = given else {
+        return x.inv().map_err(|_| inconsistent.clone());
+    };
+    let c = Residue::from_be_bytes(x.modulus(), given).map_err(|_| CRT_MISMATCH)?;
+    if declassify((&c * x).ct_eq(&Residue::one(x.modulus()))) != 1 {
+        return Err(CRT_MISMATCH);
+    }
+    Ok(c)
+}
+
 /// An RSA private key: n, e, d, p, q and the CRT exponents `dp = d mod (p - 1)`,
 /// `dq = d mod (q - 1)` and the coefficient `qinv = q^-1 mod p`, with the moduli of n,
 /// p and q built once, and the blinding pair of its private operation; a multi-prime
@@ -216,6 +242,19 @@ impl RsaPrivateKey {
         e_be: &[u8],
         d_be: &[u8],
         primes: &[&[u8]],
+    ) -> Result<Self, Error> {
+        Self::build(n_be, e_be, d_be, primes, None)
+    }
+
+    /// As [`Self::from_multi_prime_components`]; with `coefficients` (qinv, then each
+    /// further prime's t_i, as a stored key gives them), each coefficient is checked by
+    /// [`coefficient`] instead of derived.
+    fn build(
+        n_be: &[u8],
+        e_be: &[u8],
+        d_be: &[u8],
+        primes: &[&[u8]],
+        coefficients: Option<&[&[u8]]>,
     ) -> Result<Self, Error> {
         if !(2..=MAX_PRIMES).contains(&primes.len()) {
             return Err(Error::InvalidKey("a key has from 2 to 16 primes"));
@@ -299,18 +338,24 @@ impl RsaPrivateKey {
                 "d is not the inverse of e modulo lcm(r_i - 1)"
             }));
         }
-        let qinv_p = Residue::from_be_bytes_reduced(&p_mod, &q)
-            .inv()
-            .map_err(|_| inconsistent.clone())?;
+        let given = |i: usize| coefficients.and_then(|c| c.get(i).copied());
+        let qinv_p = coefficient(
+            &Residue::from_be_bytes_reduced(&p_mod, &q),
+            given(0),
+            &inconsistent,
+        )?;
         let qinv = Zeroizing::new(qinv_p.to_be_bytes_padded(len)?);
         let q_n = Residue::from_be_bytes_reduced(&public.n, &q);
         let mut others = Vec::with_capacity(rs.len());
-        for (((r, r_mod), d_i), prefix) in rs.into_iter().zip(r_mods).zip(ds).zip(&prefixes) {
+        let further = rs.into_iter().zip(r_mods).zip(ds).zip(&prefixes);
+        for (i, (((r, r_mod), d_i), prefix)) in further.enumerate() {
             // t_i = (r_1 ... r_(i-1))^-1 mod r_i: none when r_i shares a factor with an
             // earlier prime.
-            let t_r = Residue::from_limbs_reduced(&r_mod, prefix)
-                .inv()
-                .map_err(|_| inconsistent.clone())?;
+            let t_r = coefficient(
+                &Residue::from_limbs_reduced(&r_mod, prefix),
+                given(i + 1),
+                &inconsistent,
+            )?;
             let t = Zeroizing::new(t_r.to_be_bytes_padded(r.len())?);
             others.push(OtherPrime {
                 prefix_n: Residue::from_limbs_reduced(&public.n, prefix),
@@ -342,7 +387,7 @@ impl RsaPrivateKey {
     /// As [`Self::from_multi_prime_components`], and the given CRT numbers (from a
     /// PKCS #1 key: dp, dq and qinv, then each further prime's exponent and coefficient)
     /// must equal the derived ones: [`Error::InvalidKey`] otherwise. Constant-time
-    /// comparisons.
+    /// comparisons; the coefficients are checked by one product each, not derived.
     pub(crate) fn from_crt_components(
         n_be: &[u8],
         e_be: &[u8],
@@ -351,24 +396,23 @@ impl RsaPrivateKey {
         crt: [&[u8]; 3],
         others_crt: &[[&[u8]; 2]],
     ) -> Result<Self, Error> {
-        let key = Self::from_multi_prime_components(n_be, e_be, d_be, primes)?;
+        // The numbers of further primes agree (primes.len() - 2 of each).
+        if others_crt.len() != primes.len().saturating_sub(2) {
+            return Err(CRT_MISMATCH);
+        }
+        let coefficients: Vec<&[u8]> = std::iter::once(crt[2])
+            .chain(others_crt.iter().map(|[_, t_i]| *t_i))
+            .collect();
+        let key = Self::build(n_be, e_be, d_be, primes, Some(&coefficients))?;
         let mut same = 1u64;
-        for (given, derived) in crt.iter().zip([&key.dp, &key.dq, &key.qinv]) {
+        for (given, derived) in crt[..2].iter().zip([&key.dp, &key.dq]) {
             same &= eq(&limbs(given), &limbs(derived));
         }
-        // The numbers of further primes agree (primes.len() - 2 of each).
-        if others_crt.len() != key.others.len() {
-            return Err(Error::InvalidKey(
-                "the CRT exponents or coefficient do not match p, q and d",
-            ));
-        }
-        for ([d_i, t_i], o) in others_crt.iter().zip(&key.others) {
-            same &= eq(&limbs(d_i), &limbs(&o.d)) & eq(&limbs(t_i), &limbs(&o.t));
+        for ([d_i, _], o) in others_crt.iter().zip(&key.others) {
+            same &= eq(&limbs(d_i), &limbs(&o.d));
         }
         if declassify(same) != 1 {
-            return Err(Error::InvalidKey(
-                "the CRT exponents or coefficient do not match p, q and d",
-            ));
+            return Err(CRT_MISMATCH);
         }
         Ok(key)
     }
