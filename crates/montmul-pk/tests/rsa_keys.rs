@@ -283,6 +283,48 @@ fn inconsistent_keys_are_refused() {
 }
 
 #[test]
+fn a_key_from_its_crt_numbers_against_num_bigint() {
+    // dp, dq and qinv from num-bigint (the oracle), given with n, e, d, p and q: the
+    // key is the one OpenSSL wrote, byte for byte.
+    let pem = text("rsa2048.pem");
+    let num = numbers(&pem);
+    let one = BigUint::from(1u32);
+    let dp = &num.d % (&num.p - &one);
+    let dq = &num.d % (&num.q - &one);
+    let qinv = num.q.modpow(&(&num.p - 2u32), &num.p);
+    assert_eq!(&qinv * &num.q % &num.p, one);
+    let b = |x: &BigUint| x.to_bytes_be();
+    let (n, e, d, p, q) = (b(&num.n), b(&num.e), b(&num.d), b(&num.p), b(&num.q));
+    let (dp, dq, qinv) = (b(&dp), b(&dq), b(&qinv));
+    let key = RsaPrivateKey::from_crt_components(&n, &e, &d, &[&p, &q], [&dp, &dq, &qinv], &[])
+        .expect("consistent");
+    assert_eq!(*key.to_pkcs8_pem().expect("writes"), pem);
+    // Leading zero bytes are allowed, as in the other constructors.
+    let padded = [&[0u8, 0][..], &qinv].concat();
+    assert!(
+        RsaPrivateKey::from_crt_components(&n, &e, &d, &[&p, &q], [&dp, &dq, &padded], &[]).is_ok()
+    );
+    // dp and dq swapped, qinv of the other order (p^-1 mod q), or a further prime's
+    // numbers for a two-prime key: refused.
+    let pinv = b(&num.p.modpow(&(&num.q - 2u32), &num.q));
+    let other = [&dp[..], &qinv[..]];
+    for (what, crt, others) in [
+        ("dp and dq swapped", [&dq[..], &dp[..], &qinv[..]], &[][..]),
+        ("p^-1 mod q", [&dp[..], &dq[..], &pinv[..]], &[][..]),
+        (
+            "a third prime's numbers",
+            [&dp[..], &dq[..], &qinv[..]],
+            &[other][..],
+        ),
+    ] {
+        match RsaPrivateKey::from_crt_components(&n, &e, &d, &[&p, &q], crt, others) {
+            Err(Error::InvalidKey(_)) => {}
+            other => panic!("{what}: {other:?}"),
+        }
+    }
+}
+
+#[test]
 fn every_form_openssl_writes_loads_and_montmul_writes_the_same_bytes() {
     let key = RsaPrivateKey::from_pkcs8_pem(&text("rsa2048.pem")).expect("pkcs8 pem");
     let public = key.to_public_key();

@@ -384,11 +384,18 @@ impl RsaPrivateKey {
         })
     }
 
-    /// As [`Self::from_multi_prime_components`], and the given CRT numbers (from a
-    /// PKCS #1 key: dp, dq and qinv, then each further prime's exponent and coefficient)
-    /// must equal the derived ones: [`Error::InvalidKey`] otherwise. Constant-time
-    /// comparisons; the coefficients are checked by one product each, not derived.
-    pub(crate) fn from_crt_components(
+    /// The key from every number RFC 8017 3.2 stores (a PKCS #1 document, a JSON Web
+    /// Key's `dp`, `dq`, `qi` and `oth`): n, e, d and the primes as for
+    /// [`Self::from_multi_prime_components`], `crt` = [dp, dq, qinv], and for each
+    /// further prime r_i (primes\[2..\], in order) its `[d_i, t_i]`. Each given CRT
+    /// number must be the one the key's primes and d make, else
+    /// [`Error::InvalidKey`]: the exponents are derived and compared, the coefficients
+    /// checked by one product each (below their prime, and their product with q, or with
+    /// r_1 ... r_(i-1), is 1 there), which is faster than deriving them.
+    ///
+    /// Constant-time in the secret numbers, except that whether the key is consistent is
+    /// revealed, and the number of primes and their byte lengths.
+    pub fn from_crt_components(
         n_be: &[u8],
         e_be: &[u8],
         d_be: &[u8],
