@@ -257,7 +257,6 @@ fn inconsistent_keys_are_refused() {
     let mut qinv_flipped = b(&qinv);
     *qinv_flipped.last_mut().expect("qinv") ^= 2;
     let (zero, qinv_plus_p) = (vec![0u8], b(&(&qinv + &num.p)));
-    let mut refused = 0;
     for (what, dp, qinv) in [
         ("dp", &dp[..], parsed.coefficient.as_bytes()),
         ("qinv", parsed.exponent1.as_bytes(), &qinv_flipped[..]),
@@ -272,14 +271,10 @@ fn inconsistent_keys_are_refused() {
         };
         let bad_der = der::Encode::to_der(&bad).expect("encodes");
         match RsaPrivateKey::from_pkcs1_der(&bad_der) {
-            Err(Error::InvalidKey(m)) => {
-                assert!(m.contains("CRT"), "{what}: {m}");
-                refused += 1;
-            }
+            Err(Error::InvalidKey(m)) => assert!(m.contains("CRT"), "{what}: {m}"),
             other => panic!("{what}: {other:?}"),
         }
     }
-    assert_eq!(refused, 5);
 }
 
 #[test]
