@@ -212,6 +212,38 @@ fn out_of_range_peers_are_rejected() {
 }
 
 #[test]
+fn named_groups_subgroup_check_against_num_bigint() {
+    // In every named group, y = r^2 mod p (in the subgroup of order q) and y = -r^2
+    // (outside: -1 is not a square, as p = 3 mod 4) for random r: DhPublicKey::new
+    // accepts exactly those with y^q = 1 mod p by num-bigint's modpow.
+    let (mut accepted, mut refused, mut pairs) = (0, 0, 0);
+    for group in DhGroup::ALL {
+        let params = DhParams::group(group);
+        let (p, q) = (big(params.p()), big(params.q().expect("q")));
+        let rounds = if params.bits() > 4096 { 1 } else { 3 };
+        for _ in 0..rounds {
+            pairs += 1;
+            let mut r = vec![0u8; params.size()];
+            rand_core::RngCore::fill_bytes(&mut OsRng, &mut r);
+            let square = big(&r).modpow(&BigUint::from(2u32), &p);
+            for y in [square.clone(), &p - &square] {
+                let want = y.modpow(&q, &p).is_one();
+                match DhPublicKey::new(params.clone(), &y.to_bytes_be()) {
+                    Ok(_) if want => accepted += 1,
+                    Err(Error::OutOfRange) if !want => refused += 1,
+                    other => panic!("{group:?}, y = {y:x}: {other:?}, y^q = 1: {want}"),
+                }
+            }
+        }
+    }
+    assert_eq!(
+        (accepted, refused),
+        (pairs, pairs),
+        "every square in, every -square out"
+    );
+}
+
+#[test]
 fn parameters_differ_refused() {
     let a = DhPrivateKey::generate(&DhParams::group(DhGroup::Ffdhe2048), &mut OsRng).unwrap();
     let b = DhPrivateKey::generate(&DhParams::group(DhGroup::Modp2048), &mut OsRng).unwrap();

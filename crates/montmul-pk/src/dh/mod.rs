@@ -7,7 +7,8 @@
 //! constant-time (`Residue::pow`, whose work depends on the exponent's byte length
 //! only). Peer values are checked before use (SP 800-56A 5.6.2.3.1): 2 <= y' <= p - 2,
 //! and y'^q = 1 mod p where q is known, which it is for every named group (their
-//! primes are safe: q = (p - 1) / 2). Those checks are on public data and variable-time.
+//! primes are safe: q = (p - 1) / 2, so the test is whether y' is a square mod p, and
+//! the Legendre symbol answers it). Those checks are on public data and variable-time.
 //!
 //! Private exponents are drawn as OpenSSL 3.0 draws them (`ossl_ffc_generate_private_key`
 //! and `dh_key.c`): in a named group, uniformly in [1, 2^N - 1] with N the group's
@@ -387,7 +388,13 @@ impl DhPublicKey {
         }
         let yr = Residue::from_be_bytes(&params.p, y)?;
         if let Some(q) = &params.q_be {
-            if !ffc::in_subgroup_vartime(&yr, q) {
+            // A named group's p is a safe prime, 2q + 1: y^q = 1 exactly when y is a
+            // square mod p (Euler's criterion), which the Legendre symbol tells faster.
+            let in_subgroup = match params.group {
+                Some(_) => ffc::is_square_mod_prime_vartime(y, &params.p_be),
+                None => ffc::in_subgroup_vartime(&yr, q),
+            };
+            if !in_subgroup {
                 return Err(Error::OutOfRange);
             }
         }
