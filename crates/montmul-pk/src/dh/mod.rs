@@ -379,7 +379,8 @@ impl Eq for DhPublicKey {}
 
 impl DhPublicKey {
     /// The public key y with `params`, checked (SP 800-56A 5.6.2.3.1, variable-time on
-    /// public data): 2 <= y <= p - 2, and where q is known, y^q = 1 mod p; else
+    /// public data): 2 <= y <= p - 2, and where q is known, y^q = 1 mod p (in a named
+    /// group, whose p is 2q + 1, by the Legendre symbol: y is a square mod p); else
     /// [`Error::OutOfRange`].
     pub fn new(params: DhParams, y: &[u8]) -> Result<Self, Error> {
         let y = ffc::trim_vartime(y);
