@@ -136,7 +136,7 @@ pub(crate) fn in_subgroup_vartime(x: &Residue<u64>, q: &[u8]) -> bool {
 
 /// Whether x is a nonzero square modulo the odd prime p: the Legendre symbol (x/p) is 1.
 /// For a safe prime p = 2q + 1 that is `x^q = 1 mod p` (Euler's criterion), the check
-/// of [`in_subgroup_vartime`] at a tenth to a thirtieth of its cost. Variable-time: the
+/// of [`in_subgroup_vartime`] without its exponentiation by q. Variable-time: the
 /// binary Jacobi algorithm (Cohen, "A Course in Computational Algebraic Number Theory",
 /// Algorithm 1.4.10) on public numbers, through `num-bigint`.
 pub(crate) fn is_square_mod_prime_vartime(x: &[u8], p: &[u8]) -> bool {
