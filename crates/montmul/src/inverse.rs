@@ -1,5 +1,5 @@
-//! Modular inverse modulo an odd n: a constant-time binary GCD for secrets, and a
-//! variable-time one for public values.
+//! Modular inverse modulo an odd n: a binary GCD, constant-time for secrets and a
+//! variable-time variant of the same for public values.
 //!
 //! Both keep two pairs `(a, u)` and `(b, v)` with `a x = u y` and `b x = v y (mod n)`
 //! (y the value to invert, x = 1), starting from `a = y, u = 1` and `b = n, v = 0`, and
@@ -35,10 +35,11 @@
 //! Full values are held in `u64` words converted from the limbs (the conversion only
 //! depends on the public limb count), whatever the limb type.
 //!
-//! [`inv_vartime`] is the plain loop (HAC 14.61 with the coefficients kept mod n), which
-//! stops when `a = 0` and branches on the values: for public inputs only.
+//! [`inv_vartime`] runs the same iterations, but stops when `a = 0` and works on the
+//! significant words of `a` and `b` only, branching on the values: for public inputs
+//! only. The tests hold both to the plain binary loop (HAC 14.61, one bit a step).
 
-use crate::{ct, Limb};
+use crate::Limb;
 
 /// Inner steps per outer iteration (k - 1 in the paper, k = 32).
 const STEPS: u32 = 31;
@@ -62,12 +63,7 @@ pub(crate) fn inv_ct<L: Limb>(x: &[L], n: &[L], bits: u32) -> (Vec<L>, L) {
     let mut u = vec![0u64; t];
     u[0] = !eq_mask(&m, 1) & 1;
     let mut v = vec![0u64; t];
-    // -n^-1 mod 2^64 by Newton: n n = 1 (mod 8), and each step doubles the exact bits.
-    let mut inv = m[0];
-    for _ in 0..5 {
-        inv = inv.wrapping_mul(2u64.wrapping_sub(m[0].wrapping_mul(inv)));
-    }
-    let minv = inv.wrapping_neg();
+    let minv = neg_inverse_word(m[0]);
     // One word more than the values: the sign, and the carries of n multiples.
     let mut na = vec![0u64; t + 1];
     let mut nb = vec![0u64; t + 1];
@@ -118,6 +114,16 @@ pub(crate) fn inv_ct<L: Limb>(x: &[L], n: &[L], bits: u32) -> (Vec<L>, L) {
         &mut a, &mut b, &mut u, &mut v, &mut na, &mut nb, &mut nu, &mut nv,
     ]);
     (out, L::from_u64(ok & 1))
+}
+
+/// `-n0^-1 mod 2^64` for odd `n0`, by Newton: `n0 n0 = 1 (mod 8)`, and each step
+/// doubles the exact bits (3, 6, 12, 24, 48, 96).
+fn neg_inverse_word(n0: u64) -> u64 {
+    let mut inv = n0;
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(n0.wrapping_mul(inv)));
+    }
+    inv.wrapping_neg()
 }
 
 /// The limbs of `x` as `t` little-endian `u64` words (zero-padded).
@@ -297,60 +303,63 @@ fn negate_masked(x: &mut [u64], mask: u64) {
 }
 
 /// `x^-1 mod n` for `x < n` and odd `n`, both `s` limbs, or `None` when gcd(x, n) > 1
-/// (x = 0 included). Variable-time: the iteration count and every branch depend on x
-/// and n. For public values only.
+/// (x = 0 included). Variable-time: the iteration count, the words worked on and the
+/// signs' branches depend on x and n. For public values only.
+///
+/// The method of [`inv_ct`] (the same approximations, steps and combinations), with
+/// what makes it constant-time left out: it stops when `a = 0` instead of after the
+/// bound, and combines `a` and `b` over their significant words only (they shrink by
+/// at least 31 bits an iteration between them). The coefficients `u` and `v` stay
+/// full-length, reduced mod n at every iteration.
 pub(crate) fn inv_vartime<L: Limb>(x: &[L], n: &[L]) -> Option<Vec<L>> {
     let s = n.len();
-    let mut a = x.to_vec();
-    let mut b = n.to_vec();
-    let mut u = vec![L::ZERO; s];
-    u[0] = L::ONE;
-    let mut v = vec![L::ZERO; s];
-    let half = half_up(n);
-    while a.iter().any(|&l| l != L::ZERO) {
-        while a[0].and(L::ONE) == L::ZERO {
-            shr1(&mut a, L::ZERO);
-            halve_mod(&mut u, &half);
+    let t = (s * L::BITS as usize).div_ceil(64);
+    let m = to_words(n, t);
+    let mut a = to_words(x, t);
+    let mut b = m.clone();
+    let mut u = vec![0u64; t];
+    u[0] = u64::from(m[0] != 1 || m[1..].iter().any(|&w| w != 0));
+    let mut v = vec![0u64; t];
+    let minv = neg_inverse_word(m[0]);
+    let mut na = vec![0u64; t + 1];
+    let mut nb = vec![0u64; t + 1];
+    let mut nu = vec![0u64; t + 1];
+    let mut nv = vec![0u64; t + 1];
+    // a < n = b: the significant words of both.
+    let mut len = significant_words(&b);
+    while a[..len].iter().any(|&w| w != 0) {
+        let (a_approx, b_approx) = approximate(&a[..len], &b[..len]);
+        let [mut f0, mut g0, mut f1, mut g1] = steps(a_approx, b_approx);
+        combine(&mut na[..=len], &a[..len], f0, &b[..len], g0, &[], 0);
+        combine(&mut nb[..=len], &a[..len], f1, &b[..len], g1, &[], 0);
+        // Below max(a, b) in absolute value (inv_ct's bounds): `len` words after the sign.
+        if sign_mask(&na[..=len]) != 0 {
+            negate_masked(&mut na[..=len], u64::MAX);
+            (f0, g0) = (f0.wrapping_neg(), g0.wrapping_neg());
         }
-        // Both odd: subtract the smaller from the larger (b stays odd).
-        if ct::borrow_of_sub(&a, &b) == L::ONE {
-            core::mem::swap(&mut a, &mut b);
-            core::mem::swap(&mut u, &mut v);
+        if sign_mask(&nb[..=len]) != 0 {
+            negate_masked(&mut nb[..=len], u64::MAX);
+            (f1, g1) = (f1.wrapping_neg(), g1.wrapping_neg());
         }
-        ct::sub_masked(&mut a, &b, L::MAX);
-        let borrow = ct::sub_masked(&mut u, &v, L::MAX);
-        ct::add_masked(&mut u, n, ct::mask(borrow));
+        a[..len].copy_from_slice(&na[..len]);
+        b[..len].copy_from_slice(&nb[..len]);
+        let k = u[0].wrapping_mul(f0).wrapping_add(v[0].wrapping_mul(g0));
+        combine(&mut nu, &u, f0, &v, g0, &m, k.wrapping_mul(minv) & LOW);
+        let k = u[0].wrapping_mul(f1).wrapping_add(v[0].wrapping_mul(g1));
+        combine(&mut nv, &u, f1, &v, g1, &m, k.wrapping_mul(minv) & LOW);
+        reduce_once(&mut nu, &m);
+        reduce_once(&mut nv, &m);
+        u.copy_from_slice(&nu[..t]);
+        v.copy_from_slice(&nv[..t]);
+        len = significant_words(&a[..len]).max(significant_words(&b[..len]));
     }
-    let is_one = b[0] == L::ONE && b[1..].iter().all(|&l| l == L::ZERO);
-    is_one.then_some(v)
+    // b = gcd(x, n).
+    (b[0] == 1 && b[1..len].iter().all(|&w| w == 0)).then(|| from_words::<L>(&v, s))
 }
 
-/// `(n + 1) / 2` for odd n: `n >> 1` plus one (no carry out: n >> 1 < 2^(w s - 1)).
-fn half_up<L: Limb>(n: &[L]) -> Vec<L> {
-    let mut h = n.to_vec();
-    shr1(&mut h, L::ZERO);
-    let mut one = vec![L::ZERO; n.len()];
-    one[0] = L::ONE;
-    ct::add_masked(&mut h, &one, L::MAX);
-    h
-}
-
-/// `u = u / 2 mod n` for `u < n`, n odd, given `half = (n + 1) / 2`: `u >> 1`, plus
-/// `half` when u was odd. The sum is `(u + n) / 2 < n`: no carry out.
-fn halve_mod<L: Limb>(u: &mut [L], half: &[L]) {
-    let odd = ct::mask(u[0].and(L::ONE));
-    shr1(u, L::ZERO);
-    ct::add_masked(u, half, odd);
-}
-
-/// `x = (top * 2^(w len) + x) >> 1`, `top` 0 or 1.
-fn shr1<L: Limb>(x: &mut [L], top: L) {
-    let mut carry = top;
-    for limb in x.iter_mut().rev() {
-        let next = limb.and(L::ONE);
-        *limb = limb.shr(1).or(carry.shl(L::BITS - 1));
-        carry = next;
-    }
+/// The number of words of `x` up to its highest nonzero one, at least 1.
+fn significant_words(x: &[u64]) -> usize {
+    x.iter().rposition(|&w| w != 0).map_or(1, |i| i + 1)
 }
 
 /// Zeroizes the working vectors (they held values derived from a secret).
@@ -364,6 +373,52 @@ fn wipe<T: zeroize::DefaultIsZeroes>(vs: &mut [&mut Vec<T>]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ct;
+
+    /// The plain binary inverse (HAC 14.61, the coefficients kept mod n), one bit a
+    /// step: the reference the tests hold both inverses to.
+    fn binary_reference<L: Limb>(x: &[L], n: &[L]) -> Option<Vec<L>> {
+        let s = n.len();
+        let mut a = x.to_vec();
+        let mut b = n.to_vec();
+        let mut u = vec![L::ZERO; s];
+        u[0] = L::ONE;
+        let mut v = vec![L::ZERO; s];
+        // (n + 1) / 2: u / 2 mod n is u >> 1, plus this when u is odd.
+        let mut half = n.to_vec();
+        shr1(&mut half, L::ZERO);
+        let mut one = vec![L::ZERO; s];
+        one[0] = L::ONE;
+        ct::add_masked(&mut half, &one, L::MAX);
+        while a.iter().any(|&l| l != L::ZERO) {
+            while a[0].and(L::ONE) == L::ZERO {
+                shr1(&mut a, L::ZERO);
+                let odd = ct::mask(u[0].and(L::ONE));
+                shr1(&mut u, L::ZERO);
+                ct::add_masked(&mut u, &half, odd);
+            }
+            // Both odd: subtract the smaller from the larger (b stays odd).
+            if ct::borrow_of_sub(&a, &b) == L::ONE {
+                core::mem::swap(&mut a, &mut b);
+                core::mem::swap(&mut u, &mut v);
+            }
+            ct::sub_masked(&mut a, &b, L::MAX);
+            let borrow = ct::sub_masked(&mut u, &v, L::MAX);
+            ct::add_masked(&mut u, n, ct::mask(borrow));
+        }
+        let is_one = b[0] == L::ONE && b[1..].iter().all(|&l| l == L::ZERO);
+        is_one.then_some(v)
+    }
+
+    /// `x = (top * 2^(w len) + x) >> 1`, `top` 0 or 1.
+    fn shr1<L: Limb>(x: &mut [L], top: L) {
+        let mut carry = top;
+        for limb in x.iter_mut().rev() {
+            let next = limb.and(L::ONE);
+            *limb = limb.shr(1).or(carry.shl(L::BITS - 1));
+            carry = next;
+        }
+    }
 
     #[test]
     fn small_inverses_by_brute_force() {
@@ -376,6 +431,11 @@ mod tests {
                 assert_eq!(ok == 1, want.is_some(), "n {n} x {x}");
                 assert_eq!(got[0], want.unwrap_or(0), "n {n} x {x}");
                 assert_eq!(inv_vartime(&[x], &[n]).map(|v| v[0]), want, "n {n} x {x}");
+                assert_eq!(
+                    binary_reference(&[x], &[n]).map(|v| v[0]),
+                    want,
+                    "n {n} x {x}"
+                );
             }
         }
     }
@@ -416,28 +476,28 @@ mod tests {
         z ^ (z >> 31)
     }
 
-    /// `inv_ct` against `inv_vartime` (itself checked against num-bigint in the
-    /// integration tests) on `(x, n)` of `bits` bits in limbs of `L`.
+    /// `inv_ct` and `inv_vartime` against the binary reference (all three are checked
+    /// against num-bigint in the integration tests) on `(x, n)` of `bits` bits in limbs
+    /// of `L`.
     fn agree<L: Limb>(x: &[u64], n: &[u64], bits: u32) {
         let s = (bits.div_ceil(L::BITS)) as usize;
         let xl = from_words::<L>(x, s);
         let nl = from_words::<L>(n, s);
+        let want = binary_reference(&xl, &nl);
         let (got, ok) = inv_ct(&xl, &nl, bits);
-        let want = inv_vartime(&xl, &nl);
-        assert_eq!(
-            ok == L::ONE,
-            want.is_some(),
-            "w{} n {n:x?} x {x:x?}",
-            L::BITS
+        let ctx = format!("w{} n {n:x?} x {x:x?}", L::BITS);
+        assert_eq!(ok == L::ONE, want.is_some(), "inv_ct {ctx}");
+        assert!(
+            got == want.clone().unwrap_or_else(|| vec![L::ZERO; s]),
+            "inv_ct {ctx}"
         );
-        let want = want.unwrap_or_else(|| vec![L::ZERO; s]);
-        assert!(got == want, "w{} n {n:x?} x {x:x?}", L::BITS);
+        assert!(inv_vartime(&xl, &nl) == want, "inv_vartime {ctx}");
     }
 
     /// Random moduli and values of many sizes, and operands built to fool the
     /// approximation (long shared top or bottom runs with n, powers of two, n - 2^j).
     #[test]
-    fn agrees_with_the_variable_time_inverse() {
+    fn both_inverses_agree_with_the_binary_reference() {
         let mut st = 7u64;
         for bits in (2..200).chain([255, 256, 257, 511, 1000, 1025]) {
             let t = (bits as usize).div_ceil(64);
