@@ -136,28 +136,10 @@ pub(crate) fn in_subgroup_vartime(x: &Residue<u64>, q: &[u8]) -> bool {
 
 /// Whether x is a nonzero square modulo the odd prime p: the Legendre symbol (x/p) is 1.
 /// For a safe prime p = 2q + 1 that is `x^q = 1 mod p` (Euler's criterion), the check
-/// of [`in_subgroup_vartime`] without its exponentiation by q. Variable-time: the
-/// binary Jacobi algorithm (Cohen, "A Course in Computational Algebraic Number Theory",
-/// Algorithm 1.4.10) on public numbers, through `num-bigint`.
+/// of [`in_subgroup_vartime`] without its exponentiation by q. Variable-time (public
+/// numbers; [`super::jacobi`]).
 pub(crate) fn is_square_mod_prime_vartime(x: &[u8], p: &[u8]) -> bool {
-    use num_bigint::BigUint;
-    let low = |v: &BigUint| v.iter_u64_digits().next().unwrap_or(0);
-    let mut n = BigUint::from_bytes_be(p);
-    let mut a = BigUint::from_bytes_be(x) % &n;
-    // The symbol's sign so far: (x/p) = sign * (a/n) at every step.
-    let mut negative = false;
-    while a.bits() != 0 {
-        // (2/n) = -1 exactly when n = 3 or 5 mod 8.
-        let twos = a.trailing_zeros().unwrap_or(0);
-        a >>= twos;
-        negative ^= twos % 2 == 1 && matches!(low(&n) & 7, 3 | 5);
-        // Quadratic reciprocity for odd a and n: (a/n) = -(n/a) when both are 3 mod 4.
-        negative ^= low(&a) & 3 == 3 && low(&n) & 3 == 3;
-        core::mem::swap(&mut a, &mut n);
-        a %= &n;
-    }
-    // (0/n) is 0 unless n = 1, where the gcd is 1 and the symbol is the sign.
-    n.bits() == 1 && !negative
+    super::jacobi::jacobi_vartime(x, p) == 1
 }
 
 /// Whether `q` divides `p - 1`. Variable-time (public parameters).

@@ -22,6 +22,7 @@
 mod encoding;
 pub(crate) mod ffc;
 mod groups;
+mod jacobi;
 
 use core::fmt;
 use std::sync::Arc;
