@@ -93,15 +93,13 @@ pub(crate) fn inv_ct<L: Limb>(x: &[L], n: &[L], bits: u32) -> (Vec<L>, L) {
         );
         a.copy_from_slice(&na[..t]);
         b.copy_from_slice(&nb[..t]);
-        // Coefficients: k = -(u f0 + v g0) n^-1 mod 2^31 makes the sum divisible by 2^31.
-        let k = u[0].wrapping_mul(f0).wrapping_add(v[0].wrapping_mul(g0));
-        combine(&mut nu, &u, f0, &v, g0, &m, k.wrapping_mul(minv) & LOW);
-        let k = u[0].wrapping_mul(f1).wrapping_add(v[0].wrapping_mul(g1));
-        combine(&mut nv, &u, f1, &v, g1, &m, k.wrapping_mul(minv) & LOW);
-        reduce_once(&mut nu, &m);
-        reduce_once(&mut nv, &m);
-        u.copy_from_slice(&nu[..t]);
-        v.copy_from_slice(&nv[..t]);
+        update_coefficients(
+            [&mut u, &mut v],
+            [&mut nu, &mut nv],
+            [f0, g0, f1, g1],
+            &m,
+            minv,
+        );
     }
     // b = gcd(x, n): 1 exactly when the inverse exists. The mask is hidden from the
     // optimiser, which would otherwise clear `v` behind a branch on it.
@@ -171,6 +169,28 @@ fn leading_zeros_ct(mut x: u64) -> u32 {
     }
     // x's top bit is set now unless x was 0.
     (n + ((x >> 63) ^ 1)) as u32
+}
+
+/// `(u, v) <- ((u f0 + v g0) / 2^31, (u f1 + v g1) / 2^31) mod n` (n in `m`, `minv` =
+/// -n^-1 mod 2^64), through the scratch `nu`, `nv` (one word longer): Montgomery's
+/// division, `k = -(u f + v g) n^-1 mod 2^31` making each sum divisible by 2^31.
+/// Constant-time (the same words and operations whatever the values).
+fn update_coefficients(
+    [u, v]: [&mut [u64]; 2],
+    [nu, nv]: [&mut [u64]; 2],
+    [f0, g0, f1, g1]: [u64; 4],
+    m: &[u64],
+    minv: u64,
+) {
+    let t = u.len();
+    let k = u[0].wrapping_mul(f0).wrapping_add(v[0].wrapping_mul(g0));
+    combine(nu, u, f0, v, g0, m, k.wrapping_mul(minv) & LOW);
+    let k = u[0].wrapping_mul(f1).wrapping_add(v[0].wrapping_mul(g1));
+    combine(nv, u, f1, v, g1, m, k.wrapping_mul(minv) & LOW);
+    reduce_once(nu, m);
+    reduce_once(nv, m);
+    u.copy_from_slice(&nu[..t]);
+    v.copy_from_slice(&nv[..t]);
 }
 
 /// The approximate words of `a` and `b` (`b` odd, so not both 0): exact when both are
@@ -343,14 +363,13 @@ pub(crate) fn inv_vartime<L: Limb>(x: &[L], n: &[L]) -> Option<Vec<L>> {
         }
         a[..len].copy_from_slice(&na[..len]);
         b[..len].copy_from_slice(&nb[..len]);
-        let k = u[0].wrapping_mul(f0).wrapping_add(v[0].wrapping_mul(g0));
-        combine(&mut nu, &u, f0, &v, g0, &m, k.wrapping_mul(minv) & LOW);
-        let k = u[0].wrapping_mul(f1).wrapping_add(v[0].wrapping_mul(g1));
-        combine(&mut nv, &u, f1, &v, g1, &m, k.wrapping_mul(minv) & LOW);
-        reduce_once(&mut nu, &m);
-        reduce_once(&mut nv, &m);
-        u.copy_from_slice(&nu[..t]);
-        v.copy_from_slice(&nv[..t]);
+        update_coefficients(
+            [&mut u, &mut v],
+            [&mut nu, &mut nv],
+            [f0, g0, f1, g1],
+            &m,
+            minv,
+        );
         len = significant_words(&a[..len]).max(significant_words(&b[..len]));
     }
     // b = gcd(x, n).
