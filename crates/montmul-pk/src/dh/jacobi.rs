@@ -152,6 +152,7 @@ fn significant(x: &[u64]) -> usize {
     x.iter().rposition(|&w| w != 0).map_or(1, |i| i + 1)
 }
 
+/// Whether the words hold the value 1.
 fn is_one(x: &[u64]) -> bool {
     x[0] == 1 && x[1..].iter().all(|&w| w == 0)
 }
