@@ -168,9 +168,11 @@ fn euclid(x: &[u8], n: &[u8]) -> i32 {
     // The symbol's sign so far: (x/n) = sign * (a/n) at every step.
     let mut negative = false;
     while a.bits() != 0 {
+        // (2/n) = -1 exactly when n = 3 or 5 mod 8.
         let twos = a.trailing_zeros().unwrap_or(0);
         a >>= twos;
         negative ^= twos % 2 == 1 && matches!(low(&n) & 7, 3 | 5);
+        // Quadratic reciprocity for odd a and n: (a/n) = -(n/a) when both are 3 mod 4.
         negative ^= low(&a) & 3 == 3 && low(&n) & 3 == 3;
         core::mem::swap(&mut a, &mut n);
         a %= &n;
