@@ -17,15 +17,18 @@
 //! values: `a <- (a f0 + b g0) / 2^31`, `b <- (a f1 + b g1) / 2^31` (exact divisions: the
 //! low 31 bits that drove every parity choice are exact), negating a row when its
 //! result is negative, and `u <- (u f0 + v g0) / 2^31 mod n` likewise for v, the
-//! division being Montgomery's (add the multiple of n that clears the low 31 bits).
+//! division being Montgomery's (add the multiple of n that clears the low 31 bits). As
+//! in Bernstein and Yang's safegcd, u and v are kept in (-2n, n) rather than reduced at
+//! every iteration, and brought into [0, n) once at the end.
 //!
 //! Iteration count (the paper's Section 3 bound, also crypto-bigint's): every outer
 //! iteration lowers `len(a) + len(b)` by at least 31 (k - 1) until `a = 0`, even when the
 //! approximate words picked a "wrong" subtraction (the result then goes negative and is
 //! negated), and `len(a) + len(b) <= 2 bits(n)` at the start while the end state
 //! (`a = 0`, `b = 1`) has length sum 1. So `ceil((2 bits(n) - 1) / 31)` outer iterations
-//! suffice; once `a = 0` further iterations leave `b` and `v` unchanged (a zero `a~` is
-//! even: only halvings, so `(f1, g1) = (0, 2^31)` and `v <- v 2^31 / 2^31`).
+//! suffice; once `a = 0` further iterations leave `b` and `v mod n` unchanged (a zero
+//! `a~` is even: only halvings, so `(f1, g1) = (0, 2^31)` and `v <- v 2^31 / 2^31`, plus
+//! n where v was negative).
 //!
 //! Factor bounds: after j inner steps `|f0| + |g0| <= 2^j` and `|f1| + |g1| <= 2^j`
 //! (a subtraction adds two such sums, a doubling doubles one), so after 31 steps every
@@ -57,14 +60,15 @@ pub(crate) fn inv_ct<L: Limb>(x: &[L], n: &[L], bits: u32) -> (Vec<L>, L) {
     let s = n.len();
     let t = (s * L::BITS as usize).div_ceil(64);
     let m = to_words(n, t);
-    let mut a = to_words(x, t);
-    let mut b = m.clone();
-    // u = 1 mod n: 0 when n = 1 (then every coefficient is 0 and stays below n).
-    let mut u = vec![0u64; t];
+    // Every value one word longer than n, in two's complement: `a` and `b` for the
+    // signs of their combinations, `u` and `v` for their range (-2n, n).
+    let mut a = to_words(x, t + 1);
+    let mut b = to_words(n, t + 1);
+    // u = 1 mod n: 0 when n = 1 (then every coefficient is 0 mod n).
+    let mut u = vec![0u64; t + 1];
     u[0] = !eq_mask(&m, 1) & 1;
-    let mut v = vec![0u64; t];
-    let minv = neg_inverse_word(m[0]);
-    // One word more than the values: the sign, and the carries of n multiples.
+    let mut v = vec![0u64; t + 1];
+    let ninv = inverse_word(m[0]);
     let mut na = vec![0u64; t + 1];
     let mut nb = vec![0u64; t + 1];
     let mut nu = vec![0u64; t + 1];
@@ -74,7 +78,7 @@ pub(crate) fn inv_ct<L: Limb>(x: &[L], n: &[L], bits: u32) -> (Vec<L>, L) {
         .saturating_sub(1)
         .div_ceil(STEPS as usize);
     for _ in 0..rounds {
-        let (a_approx, b_approx) = approximate(&a, &b);
+        let (a_approx, b_approx) = approximate(&a[..t], &b[..t]);
         let [mut f0, mut g0, mut f1, mut g1] = steps(a_approx, b_approx);
         // Exact divisions by 2^31; the results are in (-max(a, b), max(a, b)).
         combine(&mut na, &a, f0, &b, g0, &[], 0);
@@ -91,16 +95,17 @@ pub(crate) fn inv_ct<L: Limb>(x: &[L], n: &[L], bits: u32) -> (Vec<L>, L) {
             (f1 ^ neg_b).wrapping_sub(neg_b),
             (g1 ^ neg_b).wrapping_sub(neg_b),
         );
-        a.copy_from_slice(&na[..t]);
-        b.copy_from_slice(&nb[..t]);
+        core::mem::swap(&mut a, &mut na);
+        core::mem::swap(&mut b, &mut nb);
         update_coefficients(
             [&mut u, &mut v],
             [&mut nu, &mut nv],
             [f0, g0, f1, g1],
             &m,
-            minv,
+            ninv,
         );
     }
+    normalize(&mut v, &m);
     // b = gcd(x, n): 1 exactly when the inverse exists. The mask is hidden from the
     // optimiser, which would otherwise clear `v` behind a branch on it.
     let ok = core::hint::black_box(eq_mask(&b, 1));
@@ -114,14 +119,14 @@ pub(crate) fn inv_ct<L: Limb>(x: &[L], n: &[L], bits: u32) -> (Vec<L>, L) {
     (out, L::from_u64(ok & 1))
 }
 
-/// `-n0^-1 mod 2^64` for odd `n0`, by Newton: `n0 n0 = 1 (mod 8)`, and each step
-/// doubles the exact bits (3, 6, 12, 24, 48, 96).
-fn neg_inverse_word(n0: u64) -> u64 {
+/// `n0^-1 mod 2^64` for odd `n0`, by Newton: `n0 n0 = 1 (mod 8)`, and each step doubles
+/// the exact bits (3, 6, 12, 24, 48, 96).
+fn inverse_word(n0: u64) -> u64 {
     let mut inv = n0;
     for _ in 0..5 {
         inv = inv.wrapping_mul(2u64.wrapping_sub(n0.wrapping_mul(inv)));
     }
-    inv.wrapping_neg()
+    inv
 }
 
 /// The limbs of `x` as `t` little-endian `u64` words (zero-padded).
@@ -171,26 +176,44 @@ fn leading_zeros_ct(mut x: u64) -> u32 {
     (n + ((x >> 63) ^ 1)) as u32
 }
 
-/// `(u, v) <- ((u f0 + v g0) / 2^31, (u f1 + v g1) / 2^31) mod n` (n in `m`, `minv` =
-/// -n^-1 mod 2^64), through the scratch `nu`, `nv` (one word longer): Montgomery's
-/// division, `k = -(u f + v g) n^-1 mod 2^31` making each sum divisible by 2^31.
+/// `(u, v) <- ((u f0 + v g0) / 2^31, (u f1 + v g1) / 2^31) mod n` (n in `m`, `ninv` =
+/// n^-1 mod 2^64), through the scratch `nu`, `nv`, the values kept in (-2n, n) as
+/// two's complement one word longer than n: Montgomery's division without its final
+/// subtraction, as in Bernstein and Yang's safegcd (libsecp256k1's `update_de`).
 /// Constant-time (the same words and operations whatever the values).
+///
+/// Each sum gets `n md` with `md = f [u < 0] + g [v < 0] - k`: the first two terms
+/// make it `u' f + v' g` for `u' = u + n [u < 0]` and `v'` likewise, both in (-n, n), so
+/// that part is in `(-n 2^31, n 2^31)` (as `|f| + |g| <= 2^31`); `k` in [0, 2^31) clears
+/// the low 31 bits and takes the sum to `(-2n 2^31, n 2^31)`, its quotient back to
+/// (-2n, n).
 fn update_coefficients(
-    [u, v]: [&mut [u64]; 2],
-    [nu, nv]: [&mut [u64]; 2],
+    [u, v]: [&mut Vec<u64>; 2],
+    [nu, nv]: [&mut Vec<u64>; 2],
     [f0, g0, f1, g1]: [u64; 4],
     m: &[u64],
-    minv: u64,
+    ninv: u64,
 ) {
-    let t = u.len();
-    let k = u[0].wrapping_mul(f0).wrapping_add(v[0].wrapping_mul(g0));
-    combine(nu, u, f0, v, g0, m, k.wrapping_mul(minv) & LOW);
-    let k = u[0].wrapping_mul(f1).wrapping_add(v[0].wrapping_mul(g1));
-    combine(nv, u, f1, v, g1, m, k.wrapping_mul(minv) & LOW);
-    reduce_once(nu, m);
-    reduce_once(nv, m);
-    u.copy_from_slice(&nu[..t]);
-    v.copy_from_slice(&nv[..t]);
+    let (su, sv) = (sign_mask(u), sign_mask(v));
+    let factor = |f: u64, g: u64| {
+        let md = (f & su).wrapping_add(g & sv);
+        let low = u[0]
+            .wrapping_mul(f)
+            .wrapping_add(v[0].wrapping_mul(g))
+            .wrapping_add(m[0].wrapping_mul(md));
+        md.wrapping_sub(low.wrapping_mul(ninv) & LOW)
+    };
+    combine(nu, u, f0, v, g0, m, factor(f0, g0));
+    combine(nv, u, f1, v, g1, m, factor(f1, g1));
+    core::mem::swap(u, nu);
+    core::mem::swap(v, nv);
+}
+
+/// A coefficient in (-2n, n) (two's complement, one word more than n) to its residue in
+/// [0, n): n added twice where negative. Constant-time.
+fn normalize(x: &mut [u64], n: &[u64]) {
+    add_masked(x, n, sign_mask(x));
+    add_masked(x, n, sign_mask(x));
 }
 
 /// The approximate words of `a` and `b` (`b` odd, so not both 0): exact when both are
@@ -256,43 +279,38 @@ fn steps(mut a: u64, mut b: u64) -> [u64; 4] {
     [f0, g0, f1, g1]
 }
 
-/// `out = (x f + y g + z k) / 2^31` in two's complement over `x.len() + 1` words, for
-/// `f`, `g` two's-complement `i64` with `|f| + |g| <= 2^31`, `0 <= k < 2^31`, and a sum
-/// divisible by 2^31 (`z` empty for no third term). Per word the `i128` sum is below
-/// `3 * 2^95 + 2^34` in absolute value: no overflow.
+/// `out = (x f + y g + z k) / 2^31` for `x`, `y` and `out` in two's complement over the
+/// same number of words (the top one signed), `z` unsigned over fewer (empty for no
+/// third term), `f`, `g`, `k` two's-complement `i64` with `|f| + |g| <= 2^31` and
+/// `|k| < 2^32`, and a sum divisible by 2^31 that fits the words (the callers' sums stay
+/// 31 bits and more below that). Per word the `i128` sum is below `2^95 + 2^96 + 2^34`
+/// in absolute value: no overflow. The quotient's words are written one behind the
+/// sum's.
 fn combine(out: &mut [u64], x: &[u64], f: u64, y: &[u64], g: u64, z: &[u64], k: u64) {
-    let (f, g, k) = (f as i64 as i128, g as i64 as i128, k as i128);
+    let (f, g, k) = (f as i64 as i128, g as i64 as i128, k as i64 as i128);
+    let top = x.len() - 1;
+    debug_assert!(y.len() == x.len() && out.len() == x.len() && z.len() <= top);
     let mut carry: i128 = 0;
-    for i in 0..x.len() {
-        let mut acc = x[i] as i128 * f + y[i] as i128 * g + carry;
-        if !z.is_empty() {
-            acc += z[i] as i128 * k;
+    let mut prev = 0u64;
+    let mut emit = |i: usize, sum: i128, carry: &mut i128| {
+        let w = sum as u64;
+        if i > 0 {
+            out[i - 1] = (prev >> STEPS) | (w << (64 - STEPS));
         }
-        out[i] = acc as u64;
-        carry = acc >> 64;
+        prev = w;
+        *carry = sum >> 64;
+    };
+    for i in 0..z.len() {
+        let sum = x[i] as i128 * f + y[i] as i128 * g + z[i] as i128 * k + carry;
+        emit(i, sum, &mut carry);
     }
-    let last = x.len();
-    // |sum| < 2^(64 last + 33): the carry fits the top word.
-    out[last] = carry as u64;
-    for i in 0..last {
-        out[i] = (out[i] >> STEPS) | (out[i + 1] << (64 - STEPS));
+    for i in z.len()..top {
+        let sum = x[i] as i128 * f + y[i] as i128 * g + carry;
+        emit(i, sum, &mut carry);
     }
-    out[last] = ((out[last] as i64) >> STEPS) as u64;
-}
-
-/// `x` in (-n, 2n) (two's complement, one word more than n) to `x mod n` in [0, n):
-/// add n where negative, then subtract n where that does not borrow.
-fn reduce_once(x: &mut [u64], n: &[u64]) {
-    add_masked(x, n, sign_mask(x));
-    let mut borrow = 0u64;
-    for i in 0..x.len() {
-        let ni = if i < n.len() { n[i] } else { 0 };
-        let (d, b1) = x[i].overflowing_sub(ni);
-        let (d, b2) = d.overflowing_sub(borrow);
-        x[i] = d;
-        borrow = (b1 | b2) as u64;
-    }
-    add_masked(x, n, borrow.wrapping_neg());
+    let sum = x[top] as i64 as i128 * f + y[top] as i64 as i128 * g + carry;
+    emit(top, sum, &mut carry);
+    out[top] = ((prev as i64) >> STEPS) as u64;
 }
 
 /// `x += n & mask` over the words of `x` (n zero-extended), the carry out dropped.
@@ -330,28 +348,29 @@ fn negate_masked(x: &mut [u64], mask: u64) {
 /// what makes it constant-time left out: it stops when `a = 0` instead of after the
 /// bound, and combines `a` and `b` over their significant words only (they shrink by
 /// at least 31 bits an iteration between them). The coefficients `u` and `v` stay
-/// full-length, reduced mod n at every iteration.
+/// full-length, in (-2n, n) until the end.
 pub(crate) fn inv_vartime<L: Limb>(x: &[L], n: &[L]) -> Option<Vec<L>> {
     let s = n.len();
     let t = (s * L::BITS as usize).div_ceil(64);
     let m = to_words(n, t);
-    let mut a = to_words(x, t);
-    let mut b = m.clone();
-    let mut u = vec![0u64; t];
+    // One word longer than n, as in `inv_ct`.
+    let mut a = to_words(x, t + 1);
+    let mut b = to_words(n, t + 1);
+    let mut u = vec![0u64; t + 1];
     u[0] = u64::from(m[0] != 1 || m[1..].iter().any(|&w| w != 0));
-    let mut v = vec![0u64; t];
-    let minv = neg_inverse_word(m[0]);
+    let mut v = vec![0u64; t + 1];
+    let ninv = inverse_word(m[0]);
     let mut na = vec![0u64; t + 1];
     let mut nb = vec![0u64; t + 1];
     let mut nu = vec![0u64; t + 1];
     let mut nv = vec![0u64; t + 1];
-    // a < n = b: the significant words of both.
+    // a < n = b: the significant words of both, and a zero word above them (len <= t).
     let mut len = significant_words(&b);
     while a[..len].iter().any(|&w| w != 0) {
         let (a_approx, b_approx) = approximate(&a[..len], &b[..len]);
         let [mut f0, mut g0, mut f1, mut g1] = steps(a_approx, b_approx);
-        combine(&mut na[..=len], &a[..len], f0, &b[..len], g0, &[], 0);
-        combine(&mut nb[..=len], &a[..len], f1, &b[..len], g1, &[], 0);
+        combine(&mut na[..=len], &a[..=len], f0, &b[..=len], g0, &[], 0);
+        combine(&mut nb[..=len], &a[..=len], f1, &b[..=len], g1, &[], 0);
         // Below max(a, b) in absolute value (inv_ct's bounds): `len` words after the sign.
         if sign_mask(&na[..=len]) != 0 {
             negate_masked(&mut na[..=len], u64::MAX);
@@ -368,11 +387,12 @@ pub(crate) fn inv_vartime<L: Limb>(x: &[L], n: &[L]) -> Option<Vec<L>> {
             [&mut nu, &mut nv],
             [f0, g0, f1, g1],
             &m,
-            minv,
+            ninv,
         );
         len = significant_words(&a[..len]).max(significant_words(&b[..len]));
     }
     // b = gcd(x, n).
+    normalize(&mut v, &m);
     (b[0] == 1 && b[1..len].iter().all(|&w| w == 0)).then(|| from_words::<L>(&v, s))
 }
 
@@ -484,6 +504,100 @@ mod tests {
         assert_eq!(from_words::<u8>(&words, 3), limbs);
         assert_eq!(eq_mask(&[1, 0], 1), u64::MAX);
         assert_eq!(eq_mask(&[1, 1], 1), 0);
+    }
+
+    /// `x`, two's complement over its words, as an integer.
+    fn signed_value(x: &[u64]) -> num_bigint::BigInt {
+        use num_bigint::{BigInt, BigUint};
+        let bytes: Vec<u8> = x.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let unsigned = BigInt::from(BigUint::from_bytes_le(&bytes));
+        if sign_mask(x) == 0 {
+            unsigned
+        } else {
+            unsigned - (BigInt::from(1u8) << (64 * x.len()))
+        }
+    }
+
+    /// `x` as two's complement over `len` words.
+    fn signed_words(x: &num_bigint::BigInt, len: usize) -> Vec<u64> {
+        let modulus = num_bigint::BigInt::from(1u8) << (64 * len);
+        let (_, mut bytes) = (((x % &modulus) + &modulus) % &modulus).to_bytes_le();
+        bytes.resize(8 * len, 0);
+        bytes
+            .chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    /// The coefficient update keeps u and v in (-2n, n) and computes
+    /// `(u f + v g) / 2^31 mod n`, checked with num-bigint at the extremes of both:
+    /// u and v at -2n + 1, -n, -1, 0, 1, n - 1 and random; matrices with
+    /// `|f| + |g| = 2^31` in every sign pattern.
+    #[test]
+    fn coefficient_updates_stay_in_range() {
+        use num_bigint::BigInt;
+        let mut st = 11u64;
+        let mut moduli: Vec<Vec<u64>> = vec![vec![1], vec![3], vec![u64::MAX], vec![1, 1]];
+        for t in [1usize, 2, 5] {
+            for top_bits in [64u32, 40, 1] {
+                let mut m: Vec<u64> = (0..t).map(|_| next(&mut st)).collect();
+                m[t - 1] = (m[t - 1] >> (64 - top_bits)) | (1 << (top_bits - 1));
+                m[0] |= 1;
+                moduli.push(m);
+            }
+        }
+        let two31 = 1i64 << 31;
+        let mut matrices = vec![[two31, 0], [-two31, 0], [0, two31], [0, -two31]];
+        for sign in [[1, 1], [1, -1], [-1, 1], [-1, -1]] {
+            let r = (next(&mut st) % (1 << 31)) as i64;
+            matrices.push([sign[0] * (1 << 30), sign[1] * (1 << 30)]);
+            matrices.push([sign[0] * r, sign[1] * (two31 - r)]);
+        }
+        for m in moduli {
+            let t = m.len();
+            let n = signed_value(&[m.clone(), vec![0]].concat());
+            let ninv = inverse_word(m[0]);
+            let random = |st: &mut u64| {
+                let r = signed_value(&(0..=t).map(|_| next(st)).collect::<Vec<_>>());
+                ((r % (3 * &n)) + 3 * &n) % (3 * &n) - 2 * &n
+            };
+            let mut values: Vec<BigInt> = vec![
+                1 - 2 * &n,
+                -n.clone(),
+                BigInt::from(-1),
+                BigInt::from(0),
+                BigInt::from(1),
+                &n - 1,
+            ];
+            values.push(random(&mut st));
+            values.push(random(&mut st));
+            // 1 is out of range for n = 1.
+            values.retain(|x| -2 * &n < *x && *x < n);
+            for u in &values {
+                for v in &values {
+                    for [f0, g0] in &matrices {
+                        let [f1, g1] = matrices[(next(&mut st) % matrices.len() as u64) as usize];
+                        let (mut uw, mut vw) = (signed_words(u, t + 1), signed_words(v, t + 1));
+                        let (mut nu, mut nv) = (vec![0; t + 1], vec![0; t + 1]);
+                        let factors = [*f0, *g0, f1, g1].map(|x| x as u64);
+                        update_coefficients(
+                            [&mut uw, &mut vw],
+                            [&mut nu, &mut nv],
+                            factors,
+                            &m,
+                            ninv,
+                        );
+                        for (got, f, g) in [(&uw, *f0, *g0), (&vw, f1, g1)] {
+                            let got = signed_value(got);
+                            let ctx = format!("n {n} u {u} v {v} f {f} g {g}: {got}");
+                            assert!(-2 * &n < got && got < n, "range: {ctx}");
+                            let diff = (&got << 31) - (u * f + v * g);
+                            assert_eq!(diff % &n, BigInt::from(0), "value: {ctx}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// A SplitMix step: test values only.
