@@ -42,7 +42,11 @@
 const STEPS: u32 = 62;
 
 /// The Jacobi symbol (x/n) for odd n: 1, -1, or 0 when gcd(x, n) > 1. Variable-time.
+///
+/// n must be odd, as every caller's p is (`DhParams` refuses an even one): for an even
+/// n the answer means nothing, and n = 0 would panic in the fallback's division.
 pub(crate) fn jacobi_vartime(x: &[u8], n: &[u8]) -> i32 {
+    debug_assert!(n.last().is_some_and(|b| b & 1 == 1), "even n");
     let words = x.len().max(n.len()).div_ceil(8).max(1);
     by_steps(x, n, max_rounds(words)).unwrap_or_else(|| euclid(x, n))
 }
