@@ -8,31 +8,34 @@
 //! when it is 1, `v = y^-1 mod n`.
 //!
 //! [`inv_ct`] is Thomas Pornin's optimized binary GCD ("Optimized Binary GCD for Modular
-//! Inversion", IACR eprint 2020/972, Algorithm 2, with k = 32: the scheme of BearSSL's
-//! inversion and crypto-bigint's `bingcd`). Each outer iteration builds one 64-bit word
-//! per value, `a~ = (a mod 2^31) + 2^31 floor(a / 2^(len - 33))` with
-//! `len = max(len(a), len(b), 64)` (the low 31 bits and the top 33 bits; the exact value
-//! when `len = 64`), runs 31 binary steps on those words alone, recording them as a 2x2
-//! matrix of signed factors `(f0 g0; f1 g1)`, and then applies the matrix to the full
-//! values: `a <- (a f0 + b g0) / 2^31`, `b <- (a f1 + b g1) / 2^31` (exact divisions: the
-//! low 31 bits that drove every parity choice are exact), negating a row when its
-//! result is negative, and `u <- (u f0 + v g0) / 2^31 mod n` likewise for v, the
-//! division being Montgomery's (add the multiple of n that clears the low 31 bits). As
-//! in Bernstein and Yang's safegcd, u and v are kept in (-2n, n) rather than reduced at
-//! every iteration, and brought into [0, n) once at the end.
+//! Inversion", IACR eprint 2020/972, Algorithm 2, here with k = 62: the scheme of
+//! BearSSL's inversion and crypto-bigint's `bingcd`, which take k = 32 on 64-bit
+//! words). Each outer iteration builds one 124-bit word per value,
+//! `a~ = (a mod 2^61) + 2^61 floor(a / 2^(len - 63))` with `len = max(len(a), len(b))`
+//! (the low 61 bits and the top 63 bits), or takes `a` itself when both values are below
+//! 2^128; it runs 61 binary steps on those words alone, recording them as a 2x2 matrix
+//! of signed factors `(f0 g0; f1 g1)`, and then applies the matrix to the full values:
+//! `a <- (a f0 + b g0) / 2^61`, `b <- (a f1 + b g1) / 2^61` (exact divisions: the low 61
+//! bits that drove every parity choice are exact), negating a row when its result is
+//! negative, and `u <- (u f0 + v g0) / 2^61 mod n` likewise for v, the division being
+//! Montgomery's (add the multiple of n that clears the low 61 bits). As in Bernstein and
+//! Yang's safegcd, u and v are kept in (-2n, n) rather than reduced at every iteration,
+//! and brought into [0, n) once at the end. Sixty-one steps a pass rather than 31 halve
+//! the passes over the full values, which are most of the time.
 //!
 //! Iteration count (the paper's Section 3 bound, also crypto-bigint's): every outer
-//! iteration lowers `len(a) + len(b)` by at least 31 (k - 1) until `a = 0`, even when the
+//! iteration lowers `len(a) + len(b)` by at least 61 (k - 1) until `a = 0`, even when the
 //! approximate words picked a "wrong" subtraction (the result then goes negative and is
-//! negated), and `len(a) + len(b) <= 2 bits(n)` at the start while the end state
-//! (`a = 0`, `b = 1`) has length sum 1. So `ceil((2 bits(n) - 1) / 31)` outer iterations
-//! suffice; once `a = 0` further iterations leave `b` and `v mod n` unchanged (a zero
-//! `a~` is even: only halvings, so `(f1, g1) = (0, 2^31)` and `v <- v 2^31 / 2^31`, plus
-//! n where v was negative).
+//! negated); with exact words every step is a true binary step, which lowers it by one.
+//! `len(a) + len(b) <= 2 bits(n)` at the start while the end state (`a = 0`, `b = 1`)
+//! has length sum 1. So `ceil((2 bits(n) - 1) / 61)` outer iterations suffice; once
+//! `a = 0` further iterations leave `b` and `v mod n` unchanged (a zero `a~` is even:
+//! only halvings, so `(f1, g1) = (0, 2^61)` and `v <- v 2^61 / 2^61`, plus n where v
+//! was negative).
 //!
 //! Factor bounds: after j inner steps `|f0| + |g0| <= 2^j` and `|f1| + |g1| <= 2^j`
-//! (a subtraction adds two such sums, a doubling doubles one), so after 31 steps every
-//! factor fits an `i64` with room, `|a f0 + b g0| <= 2^31 max(a, b)`, and the new `a`
+//! (a subtraction adds two such sums, a doubling doubles one), so after 61 steps every
+//! factor fits an `i64` with room, `|a f0 + b g0| <= 2^61 max(a, b)`, and the new `a`
 //! and `b` are below `max(a, b)` in absolute value: they fit the same words.
 //!
 //! Full values are held in `u64` words converted from the limbs (the conversion only
@@ -44,17 +47,17 @@
 
 use crate::Limb;
 
-/// Inner steps per outer iteration (k - 1 in the paper, k = 32).
-const STEPS: u32 = 31;
+/// Inner steps per outer iteration (k - 1 in the paper, k = 62).
+const STEPS: u32 = 61;
 
-/// `2^31 - 1`: the low bits of an approximate word that are exact.
+/// `2^61 - 1`: the low bits of an approximate word that are exact.
 const LOW: u64 = (1 << STEPS) - 1;
 
 /// `x^-1 mod n` for `x < n` and odd `n`, both `s` limbs; `bits` is n's bit length.
 /// Returns the inverse (0 when there is none) and 1 when it exists, else 0 (for x = 0
 /// and whenever gcd(x, n) > 1).
 ///
-/// Constant-time in x and n: `ceil((2 bits - 1) / 31)` outer iterations of the same
+/// Constant-time in x and n: `ceil((2 bits - 1) / 61)` outer iterations of the same
 /// word operations, all choices by masks. Only `bits` and the limb count are public.
 pub(crate) fn inv_ct<L: Limb>(x: &[L], n: &[L], bits: u32) -> (Vec<L>, L) {
     let s = n.len();
@@ -80,7 +83,7 @@ pub(crate) fn inv_ct<L: Limb>(x: &[L], n: &[L], bits: u32) -> (Vec<L>, L) {
     for _ in 0..rounds {
         let (a_approx, b_approx) = approximate(&a[..t], &b[..t]);
         let [mut f0, mut g0, mut f1, mut g1] = steps(a_approx, b_approx);
-        // Exact divisions by 2^31; the results are in (-max(a, b), max(a, b)).
+        // Exact divisions by 2^61; the results are in (-max(a, b), max(a, b)).
         combine(&mut na, &a, f0, &b, g0, &[], 0);
         combine(&mut nb, &a, f1, &b, g1, &[], 0);
         let neg_a = sign_mask(&na);
@@ -176,7 +179,7 @@ fn leading_zeros_ct(mut x: u64) -> u32 {
     (n + ((x >> 63) ^ 1)) as u32
 }
 
-/// `(u, v) <- ((u f0 + v g0) / 2^31, (u f1 + v g1) / 2^31) mod n` (n in `m`, `ninv` =
+/// `(u, v) <- ((u f0 + v g0) / 2^61, (u f1 + v g1) / 2^61) mod n` (n in `m`, `ninv` =
 /// n^-1 mod 2^64), through the scratch `nu`, `nv`, the values kept in (-2n, n) as
 /// two's complement one word longer than n: Montgomery's division without its final
 /// subtraction, as in Bernstein and Yang's safegcd (libsecp256k1's `update_de`).
@@ -184,9 +187,9 @@ fn leading_zeros_ct(mut x: u64) -> u32 {
 ///
 /// Each sum gets `n md` with `md = f [u < 0] + g [v < 0] - k`: the first two terms
 /// make it `u' f + v' g` for `u' = u + n [u < 0]` and `v'` likewise, both in (-n, n), so
-/// that part is in `(-n 2^31, n 2^31)` (as `|f| + |g| <= 2^31`); `k` in [0, 2^31) clears
-/// the low 31 bits and takes the sum to `(-2n 2^31, n 2^31)`, its quotient back to
-/// (-2n, n).
+/// that part is in `(-n 2^61, n 2^61)` (as `|f| + |g| <= 2^61`); `k` in [0, 2^61) clears
+/// the low 61 bits and takes the sum to `(-2n 2^61, n 2^61)`, its quotient back to
+/// (-2n, n). `|md| <= 2^62`, within `combine`'s bound.
 fn update_coefficients(
     [u, v]: [&mut Vec<u64>; 2],
     [nu, nv]: [&mut Vec<u64>; 2],
@@ -217,10 +220,10 @@ fn normalize(x: &mut [u64], n: &[u64]) {
 }
 
 /// The approximate words of `a` and `b` (`b` odd, so not both 0): exact when both are
-/// below 2^64, else the low 31 bits under the 33 bits from `len = max(len(a), len(b))`
+/// below 2^128, else the low 61 bits under the 63 bits from `len = max(len(a), len(b))`
 /// down. The top word and its lower neighbour are found by a scan over every word, the
 /// choices by masks.
-fn approximate(a: &[u64], b: &[u64]) -> (u64, u64) {
+fn approximate(a: &[u64], b: &[u64]) -> (u128, u128) {
     let (mut a_hi, mut a_lo, mut b_hi, mut b_lo) = (0u64, 0u64, 0u64, 0u64);
     // All ones while every word above j is zero in both.
     let mut above_zero = u64::MAX;
@@ -232,44 +235,47 @@ fn approximate(a: &[u64], b: &[u64]) -> (u64, u64) {
         a_lo ^= (a_lo ^ a_next) & above_zero;
         b_lo ^= (b_lo ^ b_next) & above_zero;
         let w = a[j] | b[j];
-        if j > 0 {
+        if j > 1 {
             high |= w;
         }
         above_zero &= ((w | w.wrapping_neg()) >> 63).wrapping_sub(1);
     }
-    // Where some word above the first is nonzero, the top word pair holds bit len - 1
-    // in its high word, and len - 33 >= 32 > 31: the two parts do not overlap.
+    // Where some word above the second is nonzero, the top word pair holds bit len - 1
+    // in its high word, and len - 63 >= 66 > 61: the two parts do not overlap.
     let big = (high | high.wrapping_neg()) >> 63;
-    let big = big.wrapping_neg();
+    let big = (big as u128).wrapping_neg();
     let lz = leading_zeros_ct(a_hi | b_hi);
-    let top = |hi: u64, lo: u64| ((((hi as u128) << 64 | lo as u128) << lz) >> 95) as u64;
-    let a_approx = (a[0] & LOW) | (top(a_hi, a_lo) << STEPS);
-    let b_approx = (b[0] & LOW) | (top(b_hi, b_lo) << STEPS);
+    let top = |hi: u64, lo: u64| (((hi as u128) << 64 | lo as u128) << lz) >> 65;
+    let approx = |x: &[u64], hi: u64, lo: u64| (x[0] & LOW) as u128 | top(hi, lo) << STEPS;
+    // The exact values where both fit 128 bits (the slices' lengths are public).
+    let exact = |x: &[u64]| x[0] as u128 | (x.get(1).copied().unwrap_or(0) as u128) << 64;
+    let (a_exact, b_exact) = (exact(a), exact(b));
     (
-        a[0] ^ ((a[0] ^ a_approx) & big),
-        b[0] ^ ((b[0] ^ b_approx) & big),
+        a_exact ^ ((a_exact ^ approx(a, a_hi, a_lo)) & big),
+        b_exact ^ ((b_exact ^ approx(b, b_hi, b_lo)) & big),
     )
 }
 
-/// The 31 binary steps on the approximate words (`b` odd), as the matrix
+/// The 61 binary steps on the approximate words (`b` odd), as the matrix
 /// `[f0, g0, f1, g1]` (two's-complement `i64` in `u64`) with
-/// `(a', b') 2^31 = (f0 a + g0 b, f1 a + g1 b)` for the exact values whose low 31 bits
+/// `(a', b') 2^61 = (f0 a + g0 b, f1 a + g1 b)` for the exact values whose low 61 bits
 /// these are. Each step: if a is odd, swap when a < b, then a -= b; then a /= 2 and
 /// (f1, g1) *= 2. Every choice by masks.
-fn steps(mut a: u64, mut b: u64) -> [u64; 4] {
+fn steps(mut a: u128, mut b: u128) -> [u64; 4] {
     let (mut f0, mut g0, mut f1, mut g1) = (1u64, 0u64, 0u64, 1u64);
     for _ in 0..STEPS {
-        let odd = (a & 1).wrapping_neg();
+        let odd = (a as u64 & 1).wrapping_neg();
+        let odd_wide = (odd as u128) << 64 | odd as u128;
         let (_, lt) = a.overflowing_sub(b);
         let swap = odd & (lt as u64).wrapping_neg();
-        let t = swap & (a ^ b);
+        let t = ((swap as u128) << 64 | swap as u128) & (a ^ b);
         (a, b) = (a ^ t, b ^ t);
         let t = swap & (f0 ^ f1);
         (f0, f1) = (f0 ^ t, f1 ^ t);
         let t = swap & (g0 ^ g1);
         (g0, g1) = (g0 ^ t, g1 ^ t);
         // a >= b after the swap: no wrap.
-        a = a.wrapping_sub(b & odd);
+        a = a.wrapping_sub(b & odd_wide);
         f0 = f0.wrapping_sub(f1 & odd);
         g0 = g0.wrapping_sub(g1 & odd);
         a >>= 1;
@@ -279,12 +285,12 @@ fn steps(mut a: u64, mut b: u64) -> [u64; 4] {
     [f0, g0, f1, g1]
 }
 
-/// `out = (x f + y g + z k) / 2^31` for `x`, `y` and `out` in two's complement over the
+/// `out = (x f + y g + z k) / 2^61` for `x`, `y` and `out` in two's complement over the
 /// same number of words (the top one signed), `z` unsigned over fewer (empty for no
-/// third term), `f`, `g`, `k` two's-complement `i64` with `|f| + |g| <= 2^31` and
-/// `|k| < 2^32`, and a sum divisible by 2^31 that fits the words (the callers' sums stay
-/// 31 bits and more below that). Per word the `i128` sum is below `2^95 + 2^96 + 2^34`
-/// in absolute value: no overflow. The quotient's words are written one behind the
+/// third term), `f`, `g`, `k` two's-complement `i64` with `|f| + |g| <= 2^61` and
+/// `|k| <= 2^62`, and a sum divisible by 2^61 that fits the words (the callers' sums stay
+/// a word's sign bit below that). Per word the `i128` sum is below `2^125 + 2^126 + 2^64`
+/// in absolute value (the carry in below `2^63`): no overflow. The quotient's words are written one behind the
 /// sum's.
 fn combine(out: &mut [u64], x: &[u64], f: u64, y: &[u64], g: u64, z: &[u64], k: u64) {
     let (f, g, k) = (f as i64 as i128, g as i64 as i128, k as i64 as i128);
@@ -347,7 +353,7 @@ fn negate_masked(x: &mut [u64], mask: u64) {
 /// The method of [`inv_ct`] (the same approximations, steps and combinations), with
 /// what makes it constant-time left out: it stops when `a = 0` instead of after the
 /// bound, and combines `a` and `b` over their significant words only (they shrink by
-/// at least 31 bits an iteration between them). The coefficients `u` and `v` stay
+/// at least 61 bits an iteration between them). The coefficients `u` and `v` stay
 /// full-length, in (-2n, n) until the end.
 pub(crate) fn inv_vartime<L: Limb>(x: &[L], n: &[L]) -> Option<Vec<L>> {
     let s = n.len();
@@ -530,9 +536,9 @@ mod tests {
     }
 
     /// The coefficient update keeps u and v in (-2n, n) and computes
-    /// `(u f + v g) / 2^31 mod n`, checked with num-bigint at the extremes of both:
+    /// `(u f + v g) / 2^61 mod n`, checked with num-bigint at the extremes of both:
     /// u and v at -2n + 1, -n, -1, 0, 1, n - 1 and random; matrices with
-    /// `|f| + |g| = 2^31` in every sign pattern.
+    /// `|f| + |g| = 2^61` in every sign pattern.
     #[test]
     fn coefficient_updates_stay_in_range() {
         use num_bigint::BigInt;
@@ -546,12 +552,13 @@ mod tests {
                 moduli.push(m);
             }
         }
-        let two31 = 1i64 << 31;
-        let mut matrices = vec![[two31, 0], [-two31, 0], [0, two31], [0, -two31]];
+        let full = 1i64 << STEPS;
+        let mut matrices = vec![[full, 0], [-full, 0], [0, full], [0, -full]];
         for sign in [[1, 1], [1, -1], [-1, 1], [-1, -1]] {
-            let r = (next(&mut st) % (1 << 31)) as i64;
-            matrices.push([sign[0] * (1 << 30), sign[1] * (1 << 30)]);
-            matrices.push([sign[0] * r, sign[1] * (two31 - r)]);
+            let r = (next(&mut st) % (1 << STEPS)) as i64;
+            let half = 1 << (STEPS - 1);
+            matrices.push([sign[0] * half, sign[1] * half]);
+            matrices.push([sign[0] * r, sign[1] * (full - r)]);
         }
         for m in moduli {
             let t = m.len();
@@ -591,7 +598,7 @@ mod tests {
                             let got = signed_value(got);
                             let ctx = format!("n {n} u {u} v {v} f {f} g {g}: {got}");
                             assert!(-2 * &n < got && got < n, "range: {ctx}");
-                            let diff = (&got << 31) - (u * f + v * g);
+                            let diff = (&got << STEPS) - (u * f + v * g);
                             assert_eq!(diff % &n, BigInt::from(0), "value: {ctx}");
                         }
                     }
@@ -675,10 +682,18 @@ mod tests {
                     31,
                     32,
                     33,
+                    60,
+                    61,
                     62,
                     63,
                     64,
                     65,
+                    123,
+                    124,
+                    125,
+                    127,
+                    128,
+                    129,
                     bits / 2,
                     bits.saturating_sub(2),
                 ] {
