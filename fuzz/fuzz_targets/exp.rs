@@ -1,7 +1,8 @@
 //! `Residue::pow` (constant-time fixed window) and `pow_vartime` (sliding window) on
 //! every kernel, word size and policy against num-bigint's `modpow`, with a base of any
 //! length reduced by `Residue::from_be_bytes_reduced` (also checked) and an exponent of
-//! any length, leading zero bytes included.
+//! any length, leading zero bytes included; and `inv` / `inv_vartime` of the base
+//! against num-bigint's `modinv`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -36,6 +37,15 @@ fn run<L: Limb>(input: &mut Input) {
     let base = Residue::from_be_bytes_reduced(&m, base_bytes);
     let b = big(base_bytes) % &n;
     assert_eq!(from_limbs(&base.to_limbs()), b, "{name} reduced base");
+    // The inverses (the same for every kernel: they work on the modulus' words).
+    let want_inv = b.modinv(&n);
+    for (op, got) in [("inv", base.inv()), ("inv_vartime", base.inv_vartime())] {
+        match (&want_inv, got) {
+            (Some(want), Ok(got)) => assert_eq!(&from_limbs(&got.to_limbs()), want, "{op}"),
+            (None, Err(montmul::Error::NotInvertible)) => {}
+            (want, got) => panic!("{op}: got {got:?}, want {want:?}"),
+        }
+    }
     let e_bytes = input.bytes(max_e);
     let want = b.modpow(&big(e_bytes), &n);
     let got = base.pow(e_bytes);

@@ -288,10 +288,11 @@ fn steps(mut a: u128, mut b: u128) -> [u64; 4] {
 /// `out = (x f + y g + z k) / 2^61` for `x`, `y` and `out` in two's complement over the
 /// same number of words (the top one signed), `z` unsigned over fewer (empty for no
 /// third term), `f`, `g`, `k` two's-complement `i64` with `|f| + |g| <= 2^61` and
-/// `|k| <= 2^62`, and a sum divisible by 2^61 that fits the words (the callers' sums stay
-/// a word's sign bit below that). Per word the `i128` sum is below `2^125 + 2^126 + 2^64`
-/// in absolute value (the carry in below `2^63`): no overflow. The quotient's words are written one behind the
-/// sum's.
+/// `|k| <= 2^62`, and a sum divisible by 2^61 that fits the words: the callers' sums,
+/// `2^61 max(a, b)` and `2^62 n` at most in absolute value, are below
+/// `2^(64 (len - 1) + 62)`. Per word the `i128` sum is below `2^125 + 2^126 + 2^64` in
+/// absolute value (the carry in below `2^63`): no overflow. The quotient's words are
+/// written one behind the sum's.
 fn combine(out: &mut [u64], x: &[u64], f: u64, y: &[u64], g: u64, z: &[u64], k: u64) {
     let (f, g, k) = (f as i64 as i128, g as i64 as i128, k as i64 as i128);
     let top = x.len() - 1;

@@ -400,7 +400,7 @@ impl<L: Limb> Residue<L> {
     /// `self^-1`, or [`Error::NotInvertible`] when gcd(self, n) > 1 (0 included).
     ///
     /// Constant-time for a secret value and a secret modulus (Pornin's optimized binary
-    /// GCD, `ceil((2 bits(n) - 1) / 31)` masked rounds, see `inverse.rs`); whether the
+    /// GCD, `ceil((2 bits(n) - 1) / 61)` masked rounds, see `inverse.rs`); whether the
     /// inverse exists is revealed, by the result. Works for any odd modulus, prime or
     /// not.
     pub fn inv(&self) -> Result<Self, Error> {
