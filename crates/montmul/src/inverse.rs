@@ -76,11 +76,7 @@ pub(crate) fn inv_ct<L: Limb>(x: &[L], n: &[L], bits: u32) -> (Vec<L>, L) {
     let mut nb = vec![0u64; t + 1];
     let mut nu = vec![0u64; t + 1];
     let mut nv = vec![0u64; t + 1];
-    // The paper's bound (module doc); bits >= 1 for an odd n.
-    let rounds = (2 * bits as usize)
-        .saturating_sub(1)
-        .div_ceil(STEPS as usize);
-    for _ in 0..rounds {
+    for _ in 0..round_bound(bits) {
         let (a_approx, b_approx) = approximate(&a[..t], &b[..t]);
         let [mut f0, mut g0, mut f1, mut g1] = steps(a_approx, b_approx);
         // Exact divisions by 2^61; the results are in (-max(a, b), max(a, b)).
@@ -120,6 +116,14 @@ pub(crate) fn inv_ct<L: Limb>(x: &[L], n: &[L], bits: u32) -> (Vec<L>, L) {
         &mut a, &mut b, &mut u, &mut v, &mut na, &mut nb, &mut nu, &mut nv,
     ]);
     (out, L::from_u64(ok & 1))
+}
+
+/// The outer iterations that bring `a` to 0 for an n of `bits` bits (`bits >= 1`, n
+/// odd): the paper's bound, `ceil((2 bits - 1) / 61)` (module doc).
+fn round_bound(bits: u32) -> usize {
+    (2 * bits as usize)
+        .saturating_sub(1)
+        .div_ceil(STEPS as usize)
 }
 
 /// `n0^-1 mod 2^64` for odd `n0`, by Newton: `n0 n0 = 1 (mod 8)`, and each step doubles
@@ -357,6 +361,13 @@ fn negate_masked(x: &mut [u64], mask: u64) {
 /// at least 61 bits an iteration between them). The coefficients `u` and `v` stay
 /// full-length, in (-2n, n) until the end.
 pub(crate) fn inv_vartime<L: Limb>(x: &[L], n: &[L]) -> Option<Vec<L>> {
+    inv_vartime_rounds(x, n).0
+}
+
+/// [`inv_vartime`], and the number of outer iterations it took: the same iterations as
+/// [`inv_ct`]'s up to a = 0 (the approximate words depend on the values only), so the
+/// tests hold this count to `inv_ct`'s bound.
+fn inv_vartime_rounds<L: Limb>(x: &[L], n: &[L]) -> (Option<Vec<L>>, usize) {
     let s = n.len();
     let t = (s * L::BITS as usize).div_ceil(64);
     let m = to_words(n, t);
@@ -373,7 +384,9 @@ pub(crate) fn inv_vartime<L: Limb>(x: &[L], n: &[L]) -> Option<Vec<L>> {
     let mut nv = vec![0u64; t + 1];
     // a < n = b: the significant words of both, and a zero word above them (len <= t).
     let mut len = significant_words(&b);
+    let mut rounds = 0;
     while a[..len].iter().any(|&w| w != 0) {
+        rounds += 1;
         let (a_approx, b_approx) = approximate(&a[..len], &b[..len]);
         let [mut f0, mut g0, mut f1, mut g1] = steps(a_approx, b_approx);
         combine(&mut na[..=len], &a[..=len], f0, &b[..=len], g0, &[], 0);
@@ -400,7 +413,8 @@ pub(crate) fn inv_vartime<L: Limb>(x: &[L], n: &[L]) -> Option<Vec<L>> {
     }
     // b = gcd(x, n).
     normalize(&mut v, &m);
-    (b[0] == 1 && b[1..len].iter().all(|&w| w == 0)).then(|| from_words::<L>(&v, s))
+    let inverse = (b[0] == 1 && b[1..len].iter().all(|&w| w == 0)).then(|| from_words::<L>(&v, s));
+    (inverse, rounds)
 }
 
 /// The number of words of `x` up to its highest nonzero one, at least 1.
@@ -619,7 +633,8 @@ mod tests {
 
     /// `inv_ct` and `inv_vartime` against the binary reference (all three are checked
     /// against num-bigint in the integration tests) on `(x, n)` of `bits` bits in limbs
-    /// of `L`.
+    /// of `L`, and the iterations `inv_vartime` took (`inv_ct`'s up to a = 0) against
+    /// the bound `inv_ct` runs.
     fn agree<L: Limb>(x: &[u64], n: &[u64], bits: u32) {
         let s = (bits.div_ceil(L::BITS)) as usize;
         let xl = from_words::<L>(x, s);
@@ -632,7 +647,9 @@ mod tests {
             got == want.clone().unwrap_or_else(|| vec![L::ZERO; s]),
             "inv_ct {ctx}"
         );
-        assert!(inv_vartime(&xl, &nl) == want, "inv_vartime {ctx}");
+        let (got, rounds) = inv_vartime_rounds(&xl, &nl);
+        assert!(got == want, "inv_vartime {ctx}");
+        assert!(rounds <= round_bound(bits), "{rounds} rounds: {ctx}");
     }
 
     /// Random moduli and values of many sizes, and operands built to fool the
