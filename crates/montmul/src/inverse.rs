@@ -269,10 +269,10 @@ fn steps(mut a: u128, mut b: u128) -> [u64; 4] {
     let (mut f0, mut g0, mut f1, mut g1) = (1u64, 0u64, 0u64, 1u64);
     for _ in 0..STEPS {
         let odd = (a as u64 & 1).wrapping_neg();
-        let odd_wide = (odd as u128) << 64 | odd as u128;
+        let odd_wide = widen(odd);
         let (_, lt) = a.overflowing_sub(b);
         let swap = odd & (lt as u64).wrapping_neg();
-        let t = ((swap as u128) << 64 | swap as u128) & (a ^ b);
+        let t = widen(swap) & (a ^ b);
         (a, b) = (a ^ t, b ^ t);
         let t = swap & (f0 ^ f1);
         (f0, f1) = (f0 ^ t, f1 ^ t);
@@ -287,6 +287,13 @@ fn steps(mut a: u128, mut b: u128) -> [u64; 4] {
         g1 <<= 1;
     }
     [f0, g0, f1, g1]
+}
+
+/// A mask of all ones or all zeros, the same over 128 bits (a sign extension: no
+/// branch).
+#[inline(always)]
+fn widen(mask: u64) -> u128 {
+    mask as i64 as i128 as u128
 }
 
 /// `out = (x f + y g + z k) / 2^61` for `x`, `y` and `out` in two's complement over the
