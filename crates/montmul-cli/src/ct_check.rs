@@ -7,7 +7,8 @@
 //! distributions differ. The paths:
 //!
 //! - `pow`: `Residue::pow` with a fixed exponent or random exponents of the same byte
-//!   length (the modulus' own), one fixed base;
+//!   length (the modulus' own, or `--exp-bytes`: Diffie-Hellman's short exponents), one
+//!   fixed base;
 //! - `mul`: `Modulus::mont_mul` on fixed operands or random ones;
 //! - `table`: the exponentiation's masked table read (`Ladder::lookup`, a table of
 //!   2^w entries for the window `pow` uses at that size) at a fixed or a random index,
@@ -74,7 +75,7 @@ use montmul_testkit::{random_modulus, to_limbs, TestRng};
 use serde::Serialize;
 
 use crate::arith::parse_reduction;
-use crate::ct_subjects::{subject, FixedClass, PathKind, Subject};
+use crate::ct_subjects::{subject, FixedClass, PathKind, Subject, MAX_EXP_BYTES};
 use crate::output::outln;
 use crate::welch::{verdict, Moments, TTest, NO_LEAK};
 use crate::CliError;
@@ -128,6 +129,13 @@ pub struct Args {
     /// other on a random base; the other paths as `edge`).
     #[arg(long, value_enum, default_value_t = FixedClass::Edge)]
     fixed: FixedClass,
+    /// Exponent length in bytes, 1..=2048, of `pow`, `pow-vartime`, `pow-x2` and
+    /// `fixed-base`, and the length whose window sets the size of `table`'s table
+    /// (default: the modulus' own length; `fixed-base` at most 32). A short exponent is
+    /// Diffie-Hellman's case (a 225-bit key in ffdhe2048 takes 29 bytes), and it makes
+    /// 10^6 measurements of `pow` affordable at 8192 and 16384 bits.
+    #[arg(long, value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_EXP_BYTES as u64))]
+    exp_bytes: Option<usize>,
     /// Seed of the modulus, the inputs and the order of the classes.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -195,6 +203,9 @@ struct Row {
     bits: u32,
     kernel: String,
     reduction: &'static str,
+    /// The exponent length in bytes (`table`: the one its window is for); `None`
+    /// (JSON `null`) for `mul`.
+    exponent_bytes: Option<usize>,
     measurements: u64,
     /// Welch's t over all measurements.
     t: f64,
@@ -545,7 +556,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let mut rows = Vec::new();
     for p in &plans {
         bar.set_message(format!("{} {} bits {}", p.path.name(), p.bits, p.kernel));
-        let mut s = subject(p.path, &p.m, p.second.as_ref(), args.fixed, &mut rng)?;
+        let mut s = subject(
+            p.path,
+            &p.m,
+            p.second.as_ref(),
+            args.fixed,
+            args.exp_bytes,
+            &mut rng,
+        )?;
         let start = Instant::now();
         let measured = measure(s.as_mut(), args.measurements, &mut rng, &bar);
         let (t, t_cropped, cropped_at, found) = measured.judged();
@@ -566,6 +584,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             bits: p.bits,
             kernel: p.kernel.clone(),
             reduction: p.m.reduction().name(),
+            exponent_bytes: s.exponent_bytes(),
             measurements: measured.raw.count(),
             t,
             t_cropped,
@@ -647,13 +666,17 @@ fn line(r: &Row) -> String {
         ),
         None => String::new(),
     };
+    let exponent = r
+        .exponent_bytes
+        .map_or_else(|| "-".to_string(), |n| format!("{n} B"));
     let first = format!(
-        "{:<11} {:>5} bits  {:<12} {:<4}  N={:<9} |t| {:>6.2}  cropped {:>6.2} (p{:02.0})  {:<14}  \
-         typical {}/{} {} fixed/random, {:.1} s",
+        "{:<11} {:>5} bits  {:<12} {:<4}  e {:<6} N={:<9} |t| {:>6.2}  cropped {:>6.2} (p{:02.0})  \
+         {:<14}  typical {}/{} {} fixed/random, {:.1} s",
         r.path,
         r.bits,
         r.kernel,
         r.reduction,
+        exponent,
         r.measurements,
         r.t.abs(),
         r.t_cropped.abs(),

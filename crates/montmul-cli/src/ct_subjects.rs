@@ -18,6 +18,22 @@ use crate::CliError;
 /// 2048 and 3072 bits (a q of 256 bits). Moduli of fewer bytes take their own length.
 pub const FIXED_BASE_LEN: usize = 32;
 
+/// The longest exponent `--exp-bytes` takes, in bytes: as long as the largest modulus.
+pub const MAX_EXP_BYTES: usize = 2048;
+
+/// The exponent length in bytes of `path` modulo `m`: `exp_bytes` where given, else the
+/// modulus' own length (`fixed-base`: at most [`FIXED_BASE_LEN`]); for `table`, the
+/// length whose window sets the table's size. `None` for `mul`, which takes none.
+fn exponent_len(path: PathKind, m: &Modulus<u64>, exp_bytes: Option<usize>) -> Option<usize> {
+    match path {
+        PathKind::Mul => None,
+        PathKind::FixedBase => Some(exp_bytes.unwrap_or(m.byte_len().min(FIXED_BASE_LEN))),
+        PathKind::Pow | PathKind::PowVartime | PathKind::PowX2 | PathKind::Table => {
+            Some(exp_bytes.unwrap_or(m.byte_len()))
+        }
+    }
+}
+
 /// The fixed class of inputs (`--fixed`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum FixedClass {
@@ -86,6 +102,9 @@ pub trait Subject {
     fn prepare(&mut self, classes: &[u8], rng: &mut TestRng);
     /// Runs the operation on prepared entry `i`.
     fn run(&mut self, i: usize);
+    /// The length in bytes of the exponents it runs on (`table`: of the exponent whose
+    /// window set the table's size); `None` where it takes none.
+    fn exponent_bytes(&self) -> Option<usize>;
 }
 
 /// Random limbs below 2^(bits - 1), so below any modulus of `bits` bits.
@@ -149,6 +168,10 @@ impl Subject for Pow {
     fn run(&mut self, i: usize) {
         black_box(power(&self.base, self.exps.get(i), self.vartime));
     }
+
+    fn exponent_bytes(&self) -> Option<usize> {
+        Some(self.exps.fixed.len())
+    }
 }
 
 /// `base^e` by `Residue::pow`, or `pow_vartime` with `vartime`.
@@ -182,6 +205,10 @@ impl Subject for PowOfOne {
         let base = &self.bases[usize::from(black_box(self.classes[i]))];
         black_box(power(base, self.exps.get(i), self.vartime));
     }
+
+    fn exponent_bytes(&self) -> Option<usize> {
+        Some(self.exps.fixed.len())
+    }
 }
 
 /// `FixedBase::pow` of one base's precomputed powers, on exponents of one byte length.
@@ -198,6 +225,10 @@ impl Subject for FixedBasePow {
     fn run(&mut self, i: usize) {
         // The powers were made for exponents of this length: `pow` cannot refuse them.
         black_box(self.powers.pow(self.exps.get(i)).ok());
+    }
+
+    fn exponent_bytes(&self) -> Option<usize> {
+        Some(self.exps.fixed.len())
     }
 }
 
@@ -220,6 +251,11 @@ impl Subject for PowX2 {
         // The plan ran the pair once before: it covers these moduli.
         let r = lanes::pow_x2_lockstep(&self.bases.0, ea, &self.bases.1, eb);
         black_box(r.is_ok());
+    }
+
+    fn exponent_bytes(&self) -> Option<usize> {
+        // Two exponents an entry.
+        Some(self.exps.fixed.len() / 2)
     }
 }
 
@@ -255,12 +291,18 @@ impl Subject for Mul {
         self.m.mont_mul(black_box(a), black_box(b), &mut self.out);
         black_box(&self.out);
     }
+
+    fn exponent_bytes(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// The exponentiation's masked table read (`exp::table_read`), on entries in the
 /// domain the ladder uses: the modulus' limbs or the kernel's own, one after another
 /// as the ladder keeps them.
 struct Table {
+    /// The exponent length whose window set the table's size.
+    exp_len: usize,
     table: Vec<u64>,
     index: Vec<usize>,
     fixed: usize,
@@ -287,6 +329,10 @@ impl Subject for Table {
         table_read(&self.table, index, &mut self.out);
         black_box(&self.out);
     }
+
+    fn exponent_bytes(&self) -> Option<usize> {
+        Some(self.exp_len)
+    }
 }
 
 /// The fixed exponent of `len` bytes for `class`: 0x00..01 (`Edge`, `One`, `BaseOne`),
@@ -303,14 +349,16 @@ fn fixed_exponent(class: FixedClass, len: usize, rng: &mut TestRng) -> Vec<u8> {
 
 /// The subject of one check of `path` modulo `m` (and, for `pow-x2`, the `second`
 /// modulus): its base or table and its fixed class (`Random`: drawn here from `rng`,
-/// else the edge values or R mod n).
+/// else the edge values or R mod n), its exponents of [`exponent_len`] bytes.
 pub fn subject(
     path: PathKind,
     m: &Modulus<u64>,
     second: Option<&Modulus<u64>>,
     class: FixedClass,
+    exp_bytes: Option<usize>,
     rng: &mut TestRng,
 ) -> Result<Box<dyn Subject>, CliError> {
+    let exp_len = exponent_len(path, m, exp_bytes).unwrap_or(0);
     let random = class == FixedClass::Random;
     let (s, bits) = (m.limbs(), m.bits());
     let mut limbs = vec![0u64; s];
@@ -326,13 +374,13 @@ pub fn subject(
         PathKind::Pow | PathKind::PowVartime if class == FixedClass::BaseOne => {
             Box::new(PowOfOne {
                 bases: [Residue::one(m), Residue::new(m, &limbs)?],
-                exps: Secrets::new(vec![0; m.byte_len()]),
+                exps: Secrets::new(vec![0; exp_len]),
                 classes: Vec::new(),
                 vartime: path == PathKind::PowVartime,
             })
         }
         PathKind::Pow | PathKind::PowVartime => {
-            let fixed = fixed_exponent(class, m.byte_len(), rng);
+            let fixed = fixed_exponent(class, exp_len, rng);
             Box::new(Pow {
                 base: Residue::new(m, &limbs)?,
                 exps: Secrets::new(fixed),
@@ -340,20 +388,18 @@ pub fn subject(
             })
         }
         PathKind::FixedBase => {
-            let len = m.byte_len().min(FIXED_BASE_LEN);
-            let fixed = fixed_exponent(class, len, rng);
+            let fixed = fixed_exponent(class, exp_len, rng);
             Box::new(FixedBasePow {
-                powers: FixedBase::new(&Residue::new(m, &limbs)?, len),
+                powers: FixedBase::new(&Residue::new(m, &limbs)?, exp_len),
                 exps: Secrets::new(fixed),
             })
         }
         PathKind::PowX2 => {
             let m2 = second
                 .ok_or_else(|| CliError("pow-x2: a plan without its second modulus".to_string()))?;
-            let len = m.byte_len();
             let fixed = [
-                fixed_exponent(class, len, rng),
-                fixed_exponent(class, len, rng),
+                fixed_exponent(class, exp_len, rng),
+                fixed_exponent(class, exp_len, rng),
             ]
             .concat();
             let mut limbs2 = vec![0u64; m2.limbs()];
@@ -374,9 +420,9 @@ pub fn subject(
             out: vec![0; s],
         }),
         PathKind::Table => {
-            // The table `pow` reads for an exponent as long as the modulus.
+            // The table `pow` reads for an exponent of `exp_len` bytes.
             let domain = m.engine().pow_domain(m);
-            let exp_bits = 8 * m.byte_len();
+            let exp_bits = 8 * exp_len;
             let w = match domain {
                 Some(_) => ct_window(exp_bits),
                 None => ct_window_limbs(exp_bits),
@@ -404,6 +450,7 @@ pub fn subject(
                 0
             };
             Box::new(Table {
+                exp_len,
                 table,
                 index: Vec::new(),
                 fixed,

@@ -239,6 +239,48 @@ fn the_report_has_one_line_per_path_kernel_and_size() {
     }
 }
 
+/// Each exponentiation runs on exponents of the modulus' own length (`fixed-base`: at
+/// most 32 bytes), or of `--exp-bytes`, and says so; `mul` takes none. The lengths
+/// come from the timed subjects' own exponent buffers.
+#[test]
+fn exponents_have_the_modulus_length_or_the_one_asked_for() {
+    let paths = "pow,mul,table,fixed-base,pow-vartime";
+    for (extra, want, want_fixed_base) in
+        [(None, 75, 32), (Some("3"), 3, 3), (Some("300"), 300, 300)]
+    {
+        let mut args = vec![
+            "ct-check",
+            "--paths",
+            paths,
+            "--bits",
+            "600",
+            "--reductions",
+            "full",
+            "--measurements",
+            "100",
+            "--json",
+        ];
+        if let Some(n) = extra {
+            args.extend(["--exp-bytes", n]);
+        }
+        let (code, out, err) = montmul(&args);
+        assert_eq!(code, 0, "{err}");
+        let rows = rows(&out);
+        for path in paths.split(',') {
+            let of_path: Vec<_> = rows.iter().filter(|r| r["path"] == path).collect();
+            assert!(!of_path.is_empty(), "{path} missing: {out}");
+            for r in of_path {
+                let expected = match path {
+                    "mul" => serde_json::Value::Null,
+                    "fixed-base" => want_fixed_base.into(),
+                    _ => want.into(),
+                };
+                assert_eq!(r["exponent_bytes"], expected, "{extra:?}: {r}");
+            }
+        }
+    }
+}
+
 /// The pair path: one row per policy where this CPU runs `amm52x2-ifma` (AVX-512 IFMA),
 /// a SKIPPED line per policy where it does not, and always a SKIPPED line at a size the
 /// pair kernel does not cover (256 bits).
@@ -296,6 +338,8 @@ fn bad_arguments_get_one_error_line_and_status_2() {
         &["ct-check", "--paths", "div"],
         &["ct-check", "--reductions", "half"],
         &["ct-check", "--fixed", "zero"],
+        &["ct-check", "--exp-bytes", "0"],
+        &["ct-check", "--exp-bytes", "2049"],
         &[
             "ct-check",
             "--kernels",
