@@ -13,6 +13,7 @@ use rand_core::OsRng;
 use zeroize::Zeroizing;
 
 use crate::output::{outln, write_atomically};
+use crate::progress::Spinner;
 use crate::CliError;
 
 /// The DSA subcommands.
@@ -173,13 +174,21 @@ fn read_private(path: &Path) -> Result<DsaPrivateKey, CliError> {
     DsaPrivateKey::from_pem_or_der(&read_input(path)?).map_err(about(path))
 }
 
+/// New domain parameters of `bits` and `qbits` (FIPS 186-4 A.1.1.2), with a spinner
+/// while they are searched for (about a second and a half at 3072 bits).
+fn generate_params(bits: usize, qbits: usize) -> Result<DsaParams, CliError> {
+    let _spinner = Spinner::start(format!("generating {bits}-bit DSA parameters"));
+    let (params, _seed) = DsaParams::generate(bits, qbits, &mut OsRng)?;
+    Ok(params)
+}
+
 /// Runs `montmul dsa ...`.
 pub fn run(args: DsaArgs) -> Result<(), CliError> {
     match args.command {
         Command::Params(a) => {
             // Check the destination before the work.
             let file = crate::output::AtomicFile::create(&a.out)?;
-            let (params, _) = DsaParams::generate(a.sizes.bits, a.sizes.qbits, &mut OsRng)?;
+            let params = generate_params(a.sizes.bits, a.sizes.qbits)?;
             file.commit(pem_or_der(a.der, || params.to_pem(), || params.to_der())?)
         }
         Command::Keygen(a) => {
@@ -191,7 +200,7 @@ pub fn run(args: DsaArgs) -> Result<(), CliError> {
                     // The destination is checked before the work (a bad size is
                     // refused at once and leaves nothing behind).
                     let file = crate::output::AtomicFile::create(&a.out)?;
-                    let (params, _) = DsaParams::generate(a.sizes.bits, a.sizes.qbits, &mut OsRng)?;
+                    let params = generate_params(a.sizes.bits, a.sizes.qbits)?;
                     let key = DsaPrivateKey::generate(&params, &mut OsRng)?;
                     return file.commit(private_bytes(&key, a.der)?);
                 }

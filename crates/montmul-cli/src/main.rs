@@ -15,6 +15,7 @@ mod dh;
 mod dsa;
 mod gen;
 mod output;
+mod progress;
 mod report;
 mod rsa;
 mod selftest;

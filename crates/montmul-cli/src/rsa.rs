@@ -24,6 +24,7 @@ use rand_core::OsRng;
 use sha2::{Digest, Sha256, Sha384, Sha512};
 
 use crate::output::{self, outln, AtomicFile};
+use crate::progress::Spinner;
 use crate::CliError;
 
 /// The largest key file read, in bytes: an 8192-bit PEM private key is about 6.5 KB.
@@ -274,8 +275,10 @@ fn keygen(args: KeygenArgs) -> Result<(), CliError> {
     let e = parse_exponent(&args.e)?;
     // The destination is checked before the work.
     let file = args.out.as_deref().map(AtomicFile::create).transpose()?;
-    let key =
-        RsaPrivateKey::generate_multi_prime(args.bits, args.primes, &e, &mut OsRng).map_err(lib)?;
+    let key = {
+        let _spinner = Spinner::start(format!("generating a {}-bit RSA key", args.bits));
+        RsaPrivateKey::generate_multi_prime(args.bits, args.primes, &e, &mut OsRng).map_err(lib)?
+    };
     let bytes = if args.der {
         key.to_pkcs8_der().map_err(lib)?
     } else {

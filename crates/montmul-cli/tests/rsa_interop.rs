@@ -352,3 +352,64 @@ fn keygen_primes_makes_multi_prime_keys_and_refuses_counts_past_the_cap() {
         "{err}"
     );
 }
+
+/// Key and parameter generation show a spinner only on a terminal: piped, standard
+/// error stays empty; on a pseudo-terminal (util-linux `script`), the spinner's message
+/// is drawn and its line cleared before the program ends, so nothing of it is left
+/// before the prompt or an `error:` line. Skipped, loudly, where `script` is missing.
+#[test]
+fn generation_spins_on_a_terminal_only() {
+    let dir = Dir::new();
+    let key = dir.at("key.pem");
+    let params = dir.at("params.pem");
+    let piped = montmul_output(&["rsa", "keygen", "--bits", "2048", "--out", &key]);
+    assert!(piped.status.success(), "{}", stderr(&piped));
+    assert_eq!(stderr(&piped), "", "nothing on a piped standard error");
+    let exe = env!("CARGO_BIN_EXE_montmul");
+    let cases = [
+        (
+            format!("{exe} rsa keygen --bits 2048 --out {key}"),
+            "generating a 2048-bit RSA key",
+            0,
+        ),
+        (
+            format!("{exe} dsa params --bits 2048 --qbits 224 --out {params}"),
+            "generating 2048-bit DSA parameters",
+            0,
+        ),
+        (
+            format!("{exe} rsa keygen --bits 1024 --out {key}"),
+            "generating a 1024-bit RSA key",
+            2,
+        ),
+    ];
+    for (command, message, status) in cases {
+        let typescript = dir.at("typescript");
+        // -q: no banners; -e: the command's status; -c: the command, on a new pty.
+        let run = std::process::Command::new("script")
+            .args(["-q", "-e", "-c", &command, &typescript])
+            .output();
+        let Ok(run) = run else {
+            eprintln!("SKIPPED: generation_spins_on_a_terminal_only (no `script` command)");
+            return;
+        };
+        assert_eq!(run.status.code(), Some(status), "{command}");
+        let seen = String::from_utf8_lossy(&run.stdout).into_owned();
+        assert!(seen.contains(message), "{command}: no spinner in {seen:?}");
+        // Every frame is followed by the erase of its line; the last one too.
+        let last_frame = seen.rfind(message).expect("found above");
+        let after = &seen[last_frame..];
+        assert!(
+            after.contains("\r\u{1b}[2K"),
+            "{command}: line left drawn: {after:?}"
+        );
+        if status == 2 {
+            let error = after.rsplit("\u{1b}[2K").next().unwrap_or_default();
+            assert!(error.starts_with("error: key size 1024"), "{error:?}");
+        }
+    }
+    // What the terminal run wrote is a key OpenSSL's format has.
+    assert!(std::fs::read_to_string(&key)
+        .expect("key")
+        .starts_with("-----BEGIN PRIVATE KEY-----"));
+}

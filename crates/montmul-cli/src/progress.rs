@@ -1,0 +1,39 @@
+//! A spinner on standard error for work that takes seconds and has no count to show:
+//! generating an RSA key (about ten seconds at 8192 bits) or DSA parameters. It is drawn
+//! only where standard error is a terminal, so scripts and pipes see nothing, and it is
+//! cleared when dropped, so that an `error:` line or the shell's prompt starts on a
+//! clean line.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// A running spinner; dropping it clears its line.
+pub struct Spinner(ProgressBar);
+
+impl Spinner {
+    /// Shows `message`, a spinner and the elapsed time until dropped: drawn at once,
+    /// then ten times a second from a thread of its own. Hidden where standard error is
+    /// not a terminal.
+    pub fn start(message: String) -> Self {
+        if !std::io::stderr().is_terminal() {
+            return Spinner(ProgressBar::hidden());
+        }
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {msg} [{elapsed}]")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.set_message(message);
+        bar.tick();
+        bar.enable_steady_tick(Duration::from_millis(100));
+        Spinner(bar)
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}
