@@ -17,7 +17,6 @@ use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
 use clap::builder::RangedU64ValueParser;
-use indicatif::{ProgressBar, ProgressStyle};
 use montmul::encoding::be_bytes_to_limbs;
 use montmul::lab::{self, Kernel};
 use montmul::{Error, Modulus, Residue};
@@ -141,17 +140,6 @@ impl Row {
     pub(crate) fn new(op: &'static str, bits: u32, name: String, ns: f64) -> Self {
         Row { op, bits, name, ns }
     }
-}
-
-/// The progress bar of a measurement of `steps` steps (on stderr, hidden when it is not
-/// a terminal).
-pub(crate) fn progress_bar(steps: u64) -> ProgressBar {
-    let bar = ProgressBar::new(steps);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed}] {bar:30} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
 }
 
 /// montmul with one kernel and 64-bit limbs, as a contender. The residues are owned;
@@ -353,7 +341,7 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
         .filter(|o| args.ops.iter().any(|x| x == o))
         .collect();
     let target = Duration::from_millis(args.batch_ms.max(1));
-    let bar = progress_bar((args.bits.len() * ops.len()) as u64);
+    let bar = crate::progress::bar((args.bits.len() * ops.len()) as u64, "bench");
     let mut rows = Vec::new();
     let mut gmp63_note_said = false;
     for &bits in &args.bits {

@@ -27,7 +27,7 @@ use montmul_peers::Inputs;
 use num_bigint::BigUint;
 use serde::Serialize;
 
-use crate::bench::{measure, progress_bar, Args};
+use crate::bench::{measure, Args};
 use crate::output::outln;
 use crate::CliError;
 
@@ -255,7 +255,7 @@ pub fn run(args: &Args, n: usize) -> Result<(), CliError> {
     }
     let lacking = !skipped.is_empty();
     let target = Duration::from_millis(args.batch_ms.max(1));
-    let bar = progress_bar((sizes.len() * ops.len()) as u64);
+    let bar = crate::progress::bar((sizes.len() * ops.len()) as u64, "bench --lanes");
     let mut rows = Vec::new();
     for &bits in &sizes {
         let jobs = Jobs::new(bits, n, args.seed)?;

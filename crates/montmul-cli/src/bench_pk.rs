@@ -414,7 +414,7 @@ pub fn run(args: &Args, openssl4_too: bool) -> Result<(), CliError> {
             }
         })
         .sum();
-    let bar = crate::bench::progress_bar(steps as u64);
+    let bar = crate::progress::bar(steps as u64, "bench --pk");
     let mut rows = Vec::new();
     for (name, op, sizes) in chosen {
         let sizes = if args.bits.is_empty() {

@@ -63,11 +63,10 @@
 //! Timing is printed, never asserted: the exit status is 0 whatever |t| is, unless
 //! `--fail-above T` asks otherwise. Not constant-time itself (it is a measurement tool).
 
-use std::io::IsTerminal;
 use std::time::Instant;
 
 use clap::builder::{RangedU64ValueParser, TypedValueParser};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use montmul::lab::{self, Kernel, Thresholds};
 use montmul::{lanes, Modulus, Reduction, Residue};
 use montmul_testkit::rand_core::RngCore;
@@ -541,18 +540,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
     }
     let per = args.measurements + warm_up(args.measurements) as u64;
-    let bar = ProgressBar::with_draw_target(
-        Some(per * plans.len() as u64),
-        if std::io::stderr().is_terminal() {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed}] {bar:30} {percent}% {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = crate::progress::bar(per * plans.len() as u64, "ct-check");
     let mut rows = Vec::new();
     for p in &plans {
         bar.set_message(format!("{} {} bits {}", p.path.name(), p.bits, p.kernel));

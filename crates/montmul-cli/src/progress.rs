@@ -1,13 +1,34 @@
-//! A spinner on standard error for work that takes seconds and has no count to show:
-//! generating an RSA key (about ten seconds at 8192 bits) or DSA parameters. It is drawn
-//! only where standard error is a terminal, so scripts and pipes see nothing, and it is
-//! cleared when dropped, so that an `error:` line or the shell's prompt starts on a
-//! clean line.
+//! Progress on standard error, in one style for every command: a bar for work that
+//! counts its steps (`bench`, `ct-check`, `selftest`, `report`) and a spinner for work
+//! that takes seconds and has no count to show (generating an RSA key, about ten seconds
+//! at 8192 bits, or DSA parameters). Both are drawn only where standard error is a
+//! terminal, so scripts and pipes see nothing; the commands clear them when done, so
+//! that a result, an `error:` line or the shell's prompt starts on a clean line.
 
 use std::io::IsTerminal;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
+
+/// A bar of `len` steps: the elapsed time, the steps done, an estimate of the time left
+/// and a message, `message` until the command sets another (what it is doing now).
+/// Drawn at once; hidden where standard error is not a terminal. The caller clears it
+/// (`finish_and_clear`).
+pub fn bar(len: u64, message: &'static str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed}] {bar:30} {human_pos}/{human_len} (eta {eta}) {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    // Setting the message draws the first frame.
+    bar.set_message(message);
+    bar
+}
 
 /// A running spinner; dropping it clears its line.
 pub struct Spinner(ProgressBar);

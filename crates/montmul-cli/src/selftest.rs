@@ -30,14 +30,12 @@
 //! and the command exits with status 1.
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use clap::builder::RangedU64ValueParser;
-use indicatif::{ProgressBar, ProgressStyle};
 use montmul::lab::Kernel;
 use montmul::{lab, Error, FixedBase, Limb, Modulus, Reduction, Residue, MAX_BITS};
 use montmul_testkit::exhaustive;
@@ -488,21 +486,6 @@ fn sizes(list: &[u32]) -> Result<Vec<u32>, CliError> {
     })
 }
 
-/// The bar on stderr when it is a terminal, else nothing.
-fn progress(total: u64, what: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} {elapsed} (eta {eta})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
-    bar.set_message(what.to_string());
-    bar
-}
-
 /// Every (size, case, word) unit: the largest sizes first, so that the longest units
 /// start early and the threads end together.
 fn units<'a>(
@@ -583,7 +566,7 @@ fn run_exhaustive(mismatches: &Mutex<Vec<String>>, count: &AtomicU64) -> Exhaust
     let v16 = exhaustive::variants::<u16>();
     let m8: Vec<u64> = exhaustive::odd_moduli::<u8>().collect();
     let m16: Vec<u64> = exhaustive::odd_moduli::<u16>().collect();
-    let bar = progress(
+    let bar = crate::progress::bar(
         (v8.len() * m8.len() + v16.len() * m16.len()) as u64,
         "exhaustive",
     );
@@ -660,7 +643,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut distinct = sizes.clone();
     distinct.sort_unstable();
     distinct.dedup();
-    let bar = progress(
+    let bar = crate::progress::bar(
         distinct.len() as u64 * args.cases * words.len() as u64,
         "selftest",
     );

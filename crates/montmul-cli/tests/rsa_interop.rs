@@ -384,12 +384,7 @@ fn generation_spins_on_a_terminal_only() {
         ),
     ];
     for (command, message, status) in cases {
-        let typescript = dir.at("typescript");
-        // -q: no banners; -e: the command's status; -c: the command, on a new pty.
-        let run = std::process::Command::new("script")
-            .args(["-q", "-e", "-c", &command, &typescript])
-            .output();
-        let Ok(run) = run else {
+        let Some(run) = on_a_terminal(&command, &dir.at("typescript")) else {
             eprintln!("SKIPPED: generation_spins_on_a_terminal_only (no `script` command)");
             return;
         };

@@ -6,6 +6,8 @@
 //! 8192 and 16384 bits (about 10 and 40 CPU seconds per case) are left to the off-CI
 //! run recorded in `docs/SECURITY.md`, "Self-test sweep".
 
+mod common;
+
 use std::process::Command;
 
 use serde_json::Value;
@@ -79,6 +81,32 @@ fn a_seed_gives_the_same_run_and_the_text_summary() {
             && last.contains(" 0 mismatches"),
         "{out}"
     );
+}
+
+#[test]
+fn the_progress_bar_is_drawn_on_a_terminal_only() {
+    // Piped, standard error stays empty (the test above).
+    let dir = common::Dir::new();
+    let exe = env!("CARGO_BIN_EXE_montmul");
+    let command = format!("{exe} selftest --cases 3 --bits 64 --algo cios --words 64");
+    let Some(run) = common::on_a_terminal(&command, &dir.at("typescript")) else {
+        eprintln!("SKIPPED: the_progress_bar_is_drawn_on_a_terminal_only (no `script` command)");
+        return;
+    };
+    assert_eq!(run.status.code(), Some(0), "{command}");
+    let seen = String::from_utf8_lossy(&run.stdout).into_owned();
+    // Drawn at once: none of the 3 units (one size, three cases, one word) done yet.
+    assert!(seen.contains("0/3 (eta"), "no first frame in {seen:?}");
+    let summary = seen
+        .find("selftest: 3 cases per size x 1 sizes")
+        .unwrap_or_else(|| panic!("no summary in {seen:?}"));
+    // Every frame is followed by the erase of its line; the last one too, before the
+    // summary.
+    let last_frame = seen[..summary]
+        .rfind("(eta")
+        .expect("a frame before the summary");
+    let after = &seen[last_frame..summary];
+    assert!(after.contains("\r\u{1b}[2K"), "line left drawn: {after:?}");
 }
 
 #[test]

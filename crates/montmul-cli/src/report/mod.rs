@@ -23,11 +23,8 @@ pub mod seeds;
 pub mod timing;
 
 use std::fs;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
-
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::output::outln;
 use crate::CliError;
@@ -123,15 +120,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ghz,
         ifma_per_cycle: ifma,
     };
-    let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::new(experiments::ALL.len() as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed}] {bar:30} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = crate::progress::bar(experiments::ALL.len() as u64, "report");
     let mut sections = Vec::new();
     let mut section_seconds = Vec::new();
     for (name, experiment) in experiments::ALL {

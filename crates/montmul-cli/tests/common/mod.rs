@@ -1,6 +1,7 @@
-//! What the CLI tests share (the interop tests of `montmul rsa`, `dsa` and `dh`, the bench tests):
-//! running montmul and the `openssl` command (standard input closed), skipping loudly
-//! where `openssl` is absent, and the committed files of the montmul-pk tests.
+//! What the CLI tests share (the interop tests of `montmul rsa`, `dsa` and `dh`, the bench tests,
+//! the progress tests): running montmul and the `openssl` command (standard input
+//! closed), skipping loudly where `openssl` is absent, running a command on a
+//! pseudo-terminal, and the committed files of the montmul-pk tests.
 // Each test crate that includes this module uses its own part of it.
 #![allow(dead_code)]
 
@@ -85,6 +86,18 @@ impl Dir {
     pub fn path(&self, name: &str) -> PathBuf {
         self.0.path().join(name)
     }
+}
+
+/// Runs the shell command line `command` on a pseudo-terminal of its own through
+/// util-linux `script` (`-q`: no banners; `-e`: the command's status; `-c`: the
+/// command), the session logged to `typescript`; the output's stdout is what the
+/// terminal showed, standard error included. None where `script` is missing: the caller
+/// says SKIPPED.
+pub fn on_a_terminal(command: &str, typescript: &str) -> Option<Output> {
+    Command::new("script")
+        .args(["-q", "-e", "-c", command, typescript])
+        .output()
+        .ok()
 }
 
 pub fn ok(args: &[&str]) -> String {
