@@ -1,7 +1,8 @@
 //! `montmul selftest` from the outside: the sweep CI runs (every kernel, word size and
 //! policy on every default size class up to 4096 bits, `MONTMUL_SELFTEST_CASES` cases
 //! each, default 2) must find no mismatch; the JSON summary adds up; a seed gives the
-//! same run twice; bad flags get one `error:` line and status 2.
+//! same run twice; the progress bar shows on a terminal only; bad flags get one `error:`
+//! line and status 2.
 //!
 //! 8192 and 16384 bits (about 10 and 40 CPU seconds per case) are left to the off-CI
 //! run recorded in `docs/SECURITY.md`, "Self-test sweep".
