@@ -9,21 +9,8 @@
 
 mod common;
 
-use std::process::Command;
-
+use common::montmul;
 use serde_json::Value;
-
-fn montmul(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_montmul"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn json(args: &[&str]) -> Value {
     let mut all = vec!["selftest", "--json"];
