@@ -1,22 +1,12 @@
 //! The command line from outside: `montmul algos`, `mul` and `exp` for every algorithm
 //! and word size against num-bigint, and one-line errors with exit status 2.
 
-use std::process::Command;
+mod common;
 
 use montmul_testkit::num_bigint::BigUint;
 use montmul_testkit::{self as kit, TestRng};
 
-fn montmul(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_montmul"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{montmul, refused};
 
 /// One algorithm as `montmul algos --json` lists it.
 struct Algorithm {
@@ -196,12 +186,7 @@ fn bad_input_is_one_line_and_status_2() {
         &["frobnicate"],
     ];
     for args in cases {
-        let (code, out, err) = montmul(args);
-        assert_eq!(code, 2, "{args:?}: {err}");
-        assert!(out.is_empty(), "{args:?} printed {out}");
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.starts_with("error: "), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        refused(args);
     }
 }
 

@@ -6,25 +6,14 @@
 //! statistics on a difference of hundreds of microseconds between the classes, which no
 //! noise on a shared machine hides.
 
-use std::process::Command;
+mod common;
 
 #[allow(dead_code)]
 #[path = "../src/welch.rs"]
 mod welch;
 
+use common::{montmul, refused};
 use welch::{verdict, Moments, TTest};
-
-fn montmul(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_montmul"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn t_of(a: &[f64], b: &[f64]) -> f64 {
     let mut t = TTest::default();
@@ -375,9 +364,6 @@ fn bad_arguments_get_one_error_line_and_status_2() {
             "100",
         ],
     ] {
-        let (code, out, err) = montmul(args);
-        assert_eq!(code, 2, "{args:?}: {out}{err}");
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.starts_with("error:"), "{args:?}: {err}");
+        refused(args);
     }
 }

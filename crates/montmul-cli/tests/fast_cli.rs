@@ -2,21 +2,11 @@
 //! num-bigint oracle, `mul` through every 64-bit fast kernel, and `tune` writing its
 //! table (and refusing bad arguments with one line and status 2).
 
-use std::process::Command;
+mod common;
 
 use montmul_testkit::num_bigint::BigUint;
 
-fn montmul(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_montmul"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{montmul, refused, Dir};
 
 fn hex(x: &BigUint) -> String {
     format!("0x{x:x}")
@@ -60,12 +50,10 @@ fn exp_constant_time_and_vartime_agree_with_the_oracle() {
 
 #[test]
 fn tune_writes_a_table_and_rejects_bad_sizes() {
-    let path = std::env::temp_dir().join(format!("montmul-thresholds-{}.rs", std::process::id()));
-    let p = path.to_string_lossy().into_owned();
-    let (code, _, err) = montmul(&["tune", "--max-limbs", "8", "--out", &p]);
+    let dir = Dir::new();
+    let (code, _, err) = montmul(&["tune", "--max-limbs", "8", "--out", &dir.at("t.rs")]);
     assert_eq!(code, 0, "{err}");
-    let table = std::fs::read_to_string(&path).expect("table written");
-    std::fs::remove_file(&path).ok();
+    let table = std::fs::read_to_string(dir.path("t.rs")).expect("table written");
     for field in [
         "Machine: ",
         "Date: ",
@@ -75,26 +63,17 @@ fn tune_writes_a_table_and_rejects_bad_sizes() {
     ] {
         assert!(table.contains(field), "{field} missing from\n{table}");
     }
-    let (code, out, err) = montmul(&["tune", "--max-limbs", "3"]);
-    assert_eq!(code, 2);
-    assert!(out.is_empty());
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("error: "), "{err}");
+    refused(&["tune", "--max-limbs", "3"]);
     // A destination that cannot be written is refused before the measurements: one
     // line, no progress output, no file.
-    let missing = std::env::temp_dir()
-        .join(format!("montmul-no-such-dir-{}", std::process::id()))
-        .join("thresholds.rs");
-    let (code, out, err) = montmul(&[
+    let missing = dir.path("no-such-dir/thresholds.rs");
+    let err = refused(&[
         "tune",
         "--max-limbs",
         "8",
         "--out",
-        &missing.to_string_lossy(),
+        &dir.at("no-such-dir/thresholds.rs"),
     ]);
-    assert_eq!(code, 2);
-    assert!(out.is_empty());
-    assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("error: cannot write "), "{err}");
     assert!(!missing.exists());
 }

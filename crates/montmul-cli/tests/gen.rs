@@ -1,39 +1,14 @@
 //! `montmul gen` from the outside: what it prints, what it writes, how it refuses.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
+
+use std::path::Path;
 
 use montmul_gen::{generate, Algo, Lang, Spec, Word};
 
-fn montmul(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_montmul"))
-        .args(args)
-        .output()
-        .expect("run montmul")
-}
+use common::{montmul_output, refused_saying, Dir};
 
-/// Asserts exit status 2, nothing on stdout, and exactly one `error: ...` line on stderr.
-fn assert_refused(args: &[&str], needle: &str) {
-    let out = montmul(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
-    assert!(
-        stderr.contains(needle),
-        "{args:?}: {stderr:?} lacks {needle:?}"
-    );
-}
-
-fn scratch(label: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("montmul-cli-gen-{label}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
-fn entries(dir: &PathBuf) -> Vec<String> {
+fn entries(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .expect("read dir")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
@@ -44,7 +19,7 @@ fn entries(dir: &PathBuf) -> Vec<String> {
 
 #[test]
 fn prints_the_generated_file() {
-    let out = montmul(&[
+    let out = montmul_output(&[
         "gen", "--bits", "192", "--lang", "c", "--algo", "fios", "--word", "32", "--lazy",
     ]);
     assert!(
@@ -59,7 +34,7 @@ fn prints_the_generated_file() {
     );
 
     // Defaults: cios, 64-bit words, full reduction.
-    let out = montmul(&["gen", "--bits", "256", "--lang", "rust"]);
+    let out = montmul_output(&["gen", "--bits", "256", "--lang", "rust"]);
     let spec = Spec::new(256, Lang::Rust, Algo::Cios, Word::W64, false).expect("valid");
     assert_eq!(
         String::from_utf8(out.stdout).expect("text"),
@@ -69,33 +44,34 @@ fn prints_the_generated_file() {
 
 #[test]
 fn refuses_bad_requests() {
-    assert_refused(
+    refused_saying(
         &["gen", "--bits", "63", "--lang", "c"],
         "64 to 4096 bits, not 63",
     );
-    assert_refused(&["gen", "--bits", "5000", "--lang", "c"], "not 5000");
-    assert_refused(
+    refused_saying(&["gen", "--bits", "5000", "--lang", "c"], "not 5000");
+    refused_saying(
         &["gen", "--bits", "256", "--lang", "go"],
         "unknown language 'go'",
     );
-    assert_refused(
+    refused_saying(
         &["gen", "--bits", "256", "--lang", "c", "--word", "16"],
         "32 or 64, not 16",
     );
-    assert_refused(
+    refused_saying(
         &["gen", "--bits", "256", "--lang", "c", "--algo", "fips"],
         "unknown algorithm 'fips'",
     );
-    assert_refused(&["gen", "--bits", "many", "--lang", "c"], "--bits");
-    assert_refused(&["gen", "--lang", "c"], "--bits");
+    refused_saying(&["gen", "--bits", "many", "--lang", "c"], "--bits");
+    refused_saying(&["gen", "--lang", "c"], "--bits");
 }
 
 #[test]
 fn writes_the_file_whole_or_not_at_all() {
-    let dir = scratch("out");
+    let scratch = Dir::new();
+    let dir = scratch.root();
     let path = dir.join("k.rs");
     let path_text = path.to_str().expect("utf-8 path");
-    let out = montmul(&["gen", "--bits", "512", "--lang", "rust", "--out", path_text]);
+    let out = montmul_output(&["gen", "--bits", "512", "--lang", "rust", "--out", path_text]);
     assert!(
         out.status.success(),
         "{}",
@@ -107,10 +83,10 @@ fn writes_the_file_whole_or_not_at_all() {
         std::fs::read_to_string(&path).expect("written"),
         generate(&spec)
     );
-    assert_eq!(entries(&dir), ["k.rs"], "no temporary file is left");
+    assert_eq!(entries(dir), ["k.rs"], "no temporary file is left");
 
     // A bad request leaves the existing file as it was.
-    assert_refused(
+    refused_saying(
         &["gen", "--bits", "1", "--lang", "rust", "--out", path_text],
         "not 1",
     );
@@ -121,7 +97,7 @@ fn writes_the_file_whole_or_not_at_all() {
 
     // Unwritable targets: a missing directory, and a path that is a directory.
     let missing = dir.join("no-such-dir").join("k.c");
-    assert_refused(
+    refused_saying(
         &[
             "gen",
             "--bits",
@@ -135,7 +111,7 @@ fn writes_the_file_whole_or_not_at_all() {
     );
     std::fs::create_dir_all(dir.join("taken").join("inner")).expect("dir");
     let taken = dir.join("taken");
-    assert_refused(
+    refused_saying(
         &[
             "gen",
             "--bits",
@@ -147,10 +123,5 @@ fn writes_the_file_whole_or_not_at_all() {
         ],
         "cannot write",
     );
-    assert_eq!(
-        entries(&dir),
-        ["k.rs", "taken"],
-        "no temporary file is left"
-    );
-    std::fs::remove_dir_all(&dir).expect("clean up");
+    assert_eq!(entries(dir), ["k.rs", "taken"], "no temporary file is left");
 }

@@ -2,24 +2,16 @@
 //! an atomic `--out` leaves behind (modes, symlinks). The error cases themselves are
 //! rows of the catalogue (`tests/catalogue.rs`).
 
+mod common;
+
 use std::fs;
 use std::io::Read;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
-fn montmul() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_montmul"))
-}
-
-fn scratch(label: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("montmul-rel-{label}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
+use common::{montmul_command, Dir};
 
 fn gen_out(path: &std::path::Path) -> std::process::Output {
-    montmul()
+    montmul_command()
         .args(["gen", "--bits", "256", "--lang", "c", "--out"])
         .arg(path)
         .output()
@@ -30,7 +22,7 @@ fn gen_out(path: &std::path::Path) -> std::process::Output {
 fn a_closed_pipe_ends_the_program_quietly() {
     // The kernel for 4096 bits is far larger than a pipe's buffer, so the writer is
     // still writing when the reader goes away after one byte.
-    let mut child = montmul()
+    let mut child = montmul_command()
         .args(["gen", "--bits", "4096", "--lang", "c"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -56,7 +48,8 @@ fn a_closed_pipe_ends_the_program_quietly() {
 #[test]
 fn a_new_file_gets_the_mode_of_a_plain_create_and_a_replaced_one_keeps_its_own() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = scratch("mode");
+    let scratch = Dir::new();
+    let dir = scratch.root();
     let mode = |p: &std::path::Path| fs::metadata(p).expect("meta").permissions().mode() & 0o777;
     // What this process' umask gives a new file (the child inherits the umask).
     let plain = dir.join("plain");
@@ -71,13 +64,13 @@ fn a_new_file_gets_the_mode_of_a_plain_create_and_a_replaced_one_keeps_its_own()
     assert!(gen_out(&kept).status.success());
     assert_eq!(mode(&kept), 0o640);
     assert_ne!(fs::read_to_string(&kept).expect("read"), "old");
-    fs::remove_dir_all(&dir).expect("clean up");
 }
 
 #[cfg(unix)]
 #[test]
 fn a_symlink_at_the_destination_is_replaced_not_written_through() {
-    let dir = scratch("link");
+    let scratch = Dir::new();
+    let dir = scratch.root();
     let victim = dir.join("victim");
     fs::write(&victim, "untouched").expect("write");
     let link = dir.join("k.c");
@@ -85,11 +78,10 @@ fn a_symlink_at_the_destination_is_replaced_not_written_through() {
     assert!(gen_out(&link).status.success());
     assert_eq!(fs::read_to_string(&victim).expect("read"), "untouched");
     assert!(!fs::symlink_metadata(&link).expect("meta").is_symlink());
-    let mut names: Vec<String> = fs::read_dir(&dir)
+    let mut names: Vec<String> = fs::read_dir(dir)
         .expect("read dir")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
     assert_eq!(names, ["k.c", "victim"], "no temporary file is left");
-    fs::remove_dir_all(&dir).expect("clean up");
 }

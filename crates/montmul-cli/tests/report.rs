@@ -29,7 +29,7 @@ fn report() -> &'static (tempfile::TempDir, PathBuf) {
 fn quick_report(envs: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().expect("a temporary directory");
     let out = tmp.path().join("r");
-    let run = Command::new(env!("CARGO_BIN_EXE_montmul"))
+    let run = common::montmul_command()
         .args(["report", "--quick", "--out"])
         .arg(&out)
         .envs(envs.iter().copied())
@@ -737,7 +737,7 @@ fn an_unrelated_directory_is_never_replaced() {
     let dir = tmp.path().join("mine");
     fs::create_dir(&dir).unwrap();
     fs::write(dir.join("keep.txt"), "mine").unwrap();
-    let run = Command::new(env!("CARGO_BIN_EXE_montmul"))
+    let run = common::montmul_command()
         .args(["report", "--quick", "--out"])
         .arg(&dir)
         .output()

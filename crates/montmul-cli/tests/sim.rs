@@ -1,33 +1,8 @@
 //! `montmul sim` through the built binary: seed figures, JSON shape, and bad input.
 
-use std::process::{Command, Output};
+mod common;
 
-fn montmul(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_montmul"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = montmul(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
-}
-
-/// One line `error: ...` on stderr, exit status 2, nothing on stdout.
-fn assert_refused(args: &[&str]) {
-    let out = montmul(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with("error: "), "{args:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(out.stdout.is_empty(), "{args:?}");
-}
+use common::{json, ok, refused};
 
 #[test]
 fn systolic_json_gives_the_seed_003_figures() {
@@ -65,22 +40,20 @@ fn systolic_json_gives_the_seed_003_figures() {
 
 #[test]
 fn systolic_text_names_pes_and_cycles() {
-    let out = montmul(&["sim", "systolic", "--bits", "2048", "--arch", "optimized"]);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = ok(&["sim", "systolic", "--bits", "2048", "--arch", "optimized"]);
     assert!(text.contains("129 PEs"), "{text}");
     assert!(text.contains("2176 clock cycles"), "{text}");
 }
 
 #[test]
 fn systolic_bad_input_is_one_error_line() {
-    assert_refused(&["sim", "systolic", "--word", "7"]);
-    assert_refused(&["sim", "systolic", "--radix", "3"]);
-    assert_refused(&["sim", "systolic", "--pes", "0"]);
-    assert_refused(&["sim", "systolic", "--arch", "mcivor"]);
-    assert_refused(&["sim", "systolic", "--arch", "optimized", "--pes", "4"]);
-    assert_refused(&["sim", "systolic", "--bits", "1"]);
-    assert_refused(&["sim", "systolic", "--bits", "x"]);
+    refused(&["sim", "systolic", "--word", "7"]);
+    refused(&["sim", "systolic", "--radix", "3"]);
+    refused(&["sim", "systolic", "--pes", "0"]);
+    refused(&["sim", "systolic", "--arch", "mcivor"]);
+    refused(&["sim", "systolic", "--arch", "optimized", "--pes", "4"]);
+    refused(&["sim", "systolic", "--bits", "1"]);
+    refused(&["sim", "systolic", "--bits", "x"]);
 }
 
 #[test]
@@ -163,7 +136,7 @@ fn multicore_write_back_adds_the_result_stores() {
 
 #[test]
 fn multicore_text_has_one_row_per_core_count() {
-    let out = montmul(&[
+    let text = ok(&[
         "sim",
         "multicore",
         "--bits",
@@ -173,8 +146,6 @@ fn multicore_text_has_one_row_per_core_count() {
         "--method",
         "1",
     ]);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("method-I, n = 128"), "{text}");
     assert!(text.contains("result left in registers"), "{text}");
     assert_eq!(text.lines().count(), 4, "{text}");
@@ -182,11 +153,11 @@ fn multicore_text_has_one_row_per_core_count() {
 
 #[test]
 fn multicore_bad_input_is_one_error_line() {
-    assert_refused(&["sim", "multicore", "--cores", "0"]);
-    assert_refused(&["sim", "multicore", "--method", "3"]);
-    assert_refused(&["sim", "multicore", "--word", "7"]);
-    assert_refused(&["sim", "multicore", "--word", "64"]);
-    assert_refused(&["sim", "multicore", "--bits", "64", "--cores", "8"]);
-    assert_refused(&["sim", "multicore", "--cores", "1,x"]);
-    assert_refused(&["sim", "multicore", "--regs", "99999999"]);
+    refused(&["sim", "multicore", "--cores", "0"]);
+    refused(&["sim", "multicore", "--method", "3"]);
+    refused(&["sim", "multicore", "--word", "7"]);
+    refused(&["sim", "multicore", "--word", "64"]);
+    refused(&["sim", "multicore", "--bits", "64", "--cores", "8"]);
+    refused(&["sim", "multicore", "--cores", "1,x"]);
+    refused(&["sim", "multicore", "--regs", "99999999"]);
 }

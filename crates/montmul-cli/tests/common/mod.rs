@@ -1,16 +1,22 @@
-//! What the CLI tests share (the interop tests of `montmul rsa`, `dsa` and `dh`, the bench tests,
-//! the progress tests): running montmul and the `openssl` command (standard input
-//! closed), skipping loudly where `openssl` is absent, running a command on a
-//! pseudo-terminal, and the committed files of the montmul-pk tests.
+//! What the CLI tests share: running montmul and the `openssl` command (standard input
+//! closed), the contract every refusal keeps (status 2, one `error:` line, nothing on
+//! standard output), skipping loudly where `openssl` is absent, temporary directories,
+//! running a command on a pseudo-terminal, and the committed files of the montmul-pk
+//! tests.
 // Each test crate that includes this module uses its own part of it.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+/// The montmul binary under test, as a command to set up.
+pub fn montmul_command() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_montmul"))
+}
+
 /// Runs montmul.
 pub fn montmul_output(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_montmul"))
+    montmul_command()
         .args(args)
         .stdin(Stdio::null())
         .output()
@@ -21,6 +27,35 @@ pub fn montmul_output(args: &[&str]) -> Output {
 pub fn montmul(args: &[&str]) -> (i32, String, String) {
     let out = montmul_output(args);
     (out.status.code().unwrap_or(-1), stdout(&out), stderr(&out))
+}
+
+/// Asserts that montmul refused `args` as every command must refuse bad input: exit
+/// status 2, nothing on standard output, one line `error: ...` on standard error and no
+/// panic. Returns that line, without its newline.
+pub fn refused(args: &[&str]) -> String {
+    let (code, out, err) = montmul(args);
+    assert_eq!(code, 2, "montmul {args:?}: {err}");
+    assert!(out.is_empty(), "montmul {args:?} printed {out}");
+    assert_eq!(err.lines().count(), 1, "montmul {args:?}: {err}");
+    assert!(err.starts_with("error: "), "montmul {args:?}: {err}");
+    assert!(!err.contains("panicked"), "montmul {args:?}: {err}");
+    err.trim_end().to_string()
+}
+
+/// [`refused`], with an error line that contains `part`.
+pub fn refused_saying(args: &[&str], part: &str) -> String {
+    let err = refused(args);
+    assert!(
+        err.contains(part),
+        "montmul {args:?}: {err:?} lacks {part:?}"
+    );
+    err
+}
+
+/// Runs montmul, which must succeed, and parses its standard output as JSON.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    let out = ok(args);
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("montmul {args:?}: {e}: {out}"))
 }
 
 pub fn stdout(out: &Output) -> String {
@@ -86,6 +121,10 @@ impl Dir {
     pub fn path(&self, name: &str) -> PathBuf {
         self.0.path().join(name)
     }
+    /// The directory itself.
+    pub fn root(&self) -> &Path {
+        self.0.path()
+    }
 }
 
 /// Runs the shell command line `command` on a pseudo-terminal of its own through
@@ -100,6 +139,7 @@ pub fn on_a_terminal(command: &str, typescript: &str) -> Option<Output> {
         .ok()
 }
 
+/// Runs montmul, which must succeed; its standard output.
 pub fn ok(args: &[&str]) -> String {
     let (code, out, err) = montmul(args);
     assert_eq!(code, 0, "montmul {args:?}: {err}");
