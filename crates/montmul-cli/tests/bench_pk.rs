@@ -65,7 +65,9 @@ fn pk_bad_flags_are_one_line_errors() {
 #[test]
 fn openssl4_rows_under_both_statistics() {
     if !common::openssl4_installed() {
-        eprintln!("SKIPPED: python3's cryptography with OpenSSL 4 is not installed here");
+        montmul_testkit::skipped!(
+            "SKIPPED: python3's cryptography with OpenSSL 4 is not installed here"
+        );
         return;
     }
     for stat in ["median", "min"] {

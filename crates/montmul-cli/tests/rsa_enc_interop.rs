@@ -134,7 +134,7 @@ fn each_decrypts_what_the_other_encrypts() {
             crossed += 2;
         }
     }
-    println!("{crossed} ciphertexts crossed between montmul and openssl");
+    montmul_testkit::shown!("{crossed} ciphertexts crossed between montmul and openssl");
 }
 
 /// `--in -` reads standard input, and a decryption with the wrong OAEP hash fails with

@@ -378,7 +378,9 @@ fn generation_spins_on_a_terminal_only() {
     ];
     for (command, message, status) in cases {
         let Some(run) = on_a_terminal(&command, &dir.at("typescript")) else {
-            eprintln!("SKIPPED: generation_spins_on_a_terminal_only (no `script` command)");
+            montmul_testkit::skipped!(
+                "SKIPPED: generation_spins_on_a_terminal_only (no `script` command)"
+            );
             return;
         };
         assert_eq!(run.status.code(), Some(status), "{command}");

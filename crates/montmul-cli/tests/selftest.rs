@@ -77,7 +77,9 @@ fn the_progress_bar_is_drawn_on_a_terminal_only() {
     let exe = env!("CARGO_BIN_EXE_montmul");
     let command = format!("{exe} selftest --cases 3 --bits 64 --algo cios --words 64");
     let Some(run) = common::on_a_terminal(&command, &dir.at("typescript")) else {
-        eprintln!("SKIPPED: the_progress_bar_is_drawn_on_a_terminal_only (no `script` command)");
+        montmul_testkit::skipped!(
+            "SKIPPED: the_progress_bar_is_drawn_on_a_terminal_only (no `script` command)"
+        );
         return;
     };
     assert_eq!(run.status.code(), Some(0), "{command}");

@@ -475,7 +475,9 @@ mod tests {
                 }
             }
         }
-        println!("wycheproof primality: {valid} valid, {invalid} invalid, {acceptable} acceptable");
+        montmul_testkit::shown!(
+            "wycheproof primality: {valid} valid, {invalid} invalid, {acceptable} acceptable"
+        );
         assert!(valid > 0 && invalid > 0 && acceptable > 0);
         assert_eq!(valid + invalid + acceptable, set.number_of_tests);
     }

@@ -96,7 +96,7 @@ fn synthetic_messages_equal_openssl_4() {
         };
         assert_eq!(ours, want, "ciphertext {}", hex(ct));
     }
-    println!(
+    montmul_testkit::shown!(
         "{} ciphertexts decrypt to the same bytes as OpenSSL 4's",
         cts.len()
     );

@@ -85,9 +85,13 @@ impl Counts {
     }
 
     fn print(&self, name: &str) {
-        println!(
+        montmul_testkit::shown!(
             "{name}: {} valid, {} invalid, {} acceptable, {} skipped (hash), {} skipped (key)",
-            self.valid, self.invalid, self.acceptable, self.skipped_hash, self.skipped_key
+            self.valid,
+            self.invalid,
+            self.acceptable,
+            self.skipped_hash,
+            self.skipped_key
         );
     }
 }
@@ -249,7 +253,7 @@ fn wycheproof_oaep() {
         three.valid > 0 && three.invalid > 0 && three.skipped_hash == 0,
         "three-prime vectors ran"
     );
-    println!(
+    montmul_testkit::shown!(
         "Wycheproof OAEP total: {} valid, {} invalid, {} acceptable, {} skipped (hash), {} \
          skipped (key); {} of them from the three three-prime files",
         total.valid,

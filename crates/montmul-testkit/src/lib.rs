@@ -32,6 +32,16 @@ pub fn proptest_cases(default: u32) -> u32 {
 /// `--nocapture`. Use it for every `SKIPPED` line.
 #[macro_export]
 macro_rules! skipped {
+    ($($arg:tt)*) => {
+        $crate::shown!($($arg)*)
+    };
+}
+
+/// Shows a line that a reader of the test log should see even when the test passes,
+/// such as how many known-answer or Wycheproof vectors it honoured, and of which
+/// result: like [`skipped!`], past the harness's output capture.
+#[macro_export]
+macro_rules! shown {
     ($($arg:tt)*) => {{
         use ::std::io::Write as _;
         // A failed write to stderr has nowhere else to go.

@@ -403,7 +403,7 @@ fn ifma_here(test: &str) -> bool {
     if montmul::arch::Avx512Ifma::new().is_some() {
         true
     } else {
-        eprintln!("{test}: skipped: no AVX-512 IFMA");
+        montmul_testkit::skipped!("SKIPPED: {test}: no AVX-512 IFMA");
         false
     }
 }

@@ -17,7 +17,7 @@ fn variants<L: Limb>() -> Vec<(&'static dyn Kernel<L>, Reduction)> {
             continue;
         }
         if !(info.available)() {
-            eprintln!("{}: not on this CPU, skipped", info.name);
+            montmul_testkit::skipped!("SKIPPED: {}: not on this CPU", info.name);
             continue;
         }
         for &r in info.reductions {

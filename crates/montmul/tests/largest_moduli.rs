@@ -18,7 +18,7 @@ fn check<L: Limb>(n: &BigUint) {
             continue;
         }
         if !(info.available)() {
-            eprintln!("{}: not on this CPU, skipped", info.name);
+            montmul_testkit::skipped!("SKIPPED: {}: not on this CPU", info.name);
             continue;
         }
         for &r in info.reductions {

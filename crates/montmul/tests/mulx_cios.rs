@@ -86,7 +86,7 @@ fn check_products(m: &Modulus<u64>, n: &BigUint, ops: &[BigUint]) {
 #[test]
 fn every_size_and_policy_against_the_oracle() {
     if !available() {
-        eprintln!("mulx-cios: BMI2/ADX not available, skipped");
+        montmul_testkit::skipped!("SKIPPED: mulx-cios: this CPU lacks BMI2 or ADX");
         return;
     }
     assert_eq!(mulx_cios().limb_counts(), Some(LIMB_COUNTS));

@@ -56,7 +56,9 @@ fn kernels<const N: usize>() -> Vec<FieldKernel> {
         if FieldKernel::auto(N) == FieldKernel::MulxCios {
             out.push(FieldKernel::MulxCios);
         } else {
-            eprintln!("skipped: mulx-cios at {N} limbs (this CPU lacks BMI2 or ADX)");
+            montmul_testkit::skipped!(
+                "SKIPPED: mulx-cios at {N} limbs: this CPU lacks BMI2 or ADX"
+            );
         }
     }
     out

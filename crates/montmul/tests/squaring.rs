@@ -40,7 +40,7 @@ fn all_sizes<L: Limb>() {
             continue;
         }
         if !(info.available)() {
-            eprintln!("{}: not on this CPU, skipped", info.name);
+            montmul_testkit::skipped!("SKIPPED: {}: not on this CPU", info.name);
             continue;
         }
         for &r in info.reductions {

@@ -45,9 +45,6 @@ pub fn have(program: &str, test: &str) -> bool {
         .status()
         .is_ok_and(|s| s.success());
     if !ok {
-        println!(
-            "SKIPPED: {test}: `{program}` is not installed, the generated code was not compiled"
-        );
         montmul_testkit::skipped!(
             "SKIPPED: {test}: `{program}` is not installed, the generated code was not compiled"
         );

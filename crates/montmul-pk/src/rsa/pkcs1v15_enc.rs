@@ -301,7 +301,9 @@ mod tests {
                 rejected += 1;
             }
         }
-        println!("cfrg-rsa-guidance B.4: {valid} well-formed, {rejected} implicitly rejected");
+        montmul_testkit::shown!(
+            "cfrg-rsa-guidance B.4: {valid} well-formed, {rejected} implicitly rejected"
+        );
         assert_eq!((valid, rejected), (3, 4));
     }
 
@@ -403,7 +405,7 @@ mod tests {
             let set = TestSet::load(name).unwrap();
             for group in &set.test_groups {
                 let Ok(key) = RsaPrivateKey::from_pkcs8_der(&group.pkcs8) else {
-                    eprintln!(
+                    montmul_testkit::skipped!(
                         "SKIPPED: {name:?}: key refused, {} vectors",
                         group.tests.len()
                     );
@@ -432,7 +434,7 @@ mod tests {
                 }
             }
         }
-        println!(
+        montmul_testkit::shown!(
             "Wycheproof PKCS#1 v1.5 decryption: {valid} valid, {rejected_padding} invalid \
              padding implicitly rejected, {refused_length} invalid length/value refused, \
              {acceptable} acceptable, {skipped_keys} skipped (key)"

@@ -838,7 +838,7 @@ mod tests {
     #[test]
     fn row_equals_portable() {
         let Some(adx) = Adx::new() else {
-            eprintln!("mulx row: BMI2/ADX not available, not tested here");
+            montmul_testkit::skipped!("SKIPPED: row_equals_portable: this CPU lacks BMI2 or ADX");
             return;
         };
         let rows = Mulx::new(adx);

@@ -640,7 +640,7 @@ mod tests {
     #[test]
     fn equals_row_by_row_at_every_size_and_extreme() {
         if Adx::new().is_none() {
-            eprintln!("SKIPPED: the fused REDC needs BMI2 and ADX");
+            montmul_testkit::skipped!("SKIPPED: the fused REDC needs BMI2 and ADX");
             return;
         }
         for s in [4, 8, 12, 16, 20, 24, 32, 40, 48, 64, 128, 256] {
@@ -692,7 +692,9 @@ mod tests {
     #[test]
     fn triangle_and_product_equal_the_oracle_at_every_size_and_extreme() {
         if Adx::new().is_none() {
-            eprintln!("SKIPPED: the eight-row triangle and product need BMI2 and ADX");
+            montmul_testkit::skipped!(
+                "SKIPPED: the eight-row triangle and product need BMI2 and ADX"
+            );
             return;
         }
         for s in [4usize, 8, 12, 16, 24, 32, 40, 48, 64, 128, 256] {
@@ -730,7 +732,7 @@ mod tests {
     #[test]
     fn other_lengths_are_left_to_the_rows() {
         let Some(adx) = Adx::new() else {
-            eprintln!("SKIPPED: the fused REDC needs BMI2 and ADX");
+            montmul_testkit::skipped!("SKIPPED: the fused REDC needs BMI2 and ADX");
             return;
         };
         let rows = Mulx::new(adx);

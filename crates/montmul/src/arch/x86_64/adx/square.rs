@@ -295,7 +295,7 @@ mod tests {
     #[test]
     fn edge_squares() {
         if crate::arch::cpu::Adx::new().is_none() {
-            eprintln!("SKIPPED: the squares of 5 to 8 limbs need BMI2 and ADX");
+            montmul_testkit::skipped!("SKIPPED: the squares of 5 to 8 limbs need BMI2 and ADX");
             return;
         }
         edges::<5>();

@@ -315,7 +315,7 @@ mod tests {
     #[test]
     fn edge_moduli_and_squares() {
         if crate::arch::cpu::Adx::new().is_none() {
-            eprintln!("SKIPPED: sqr_4 needs BMI2 and ADX");
+            montmul_testkit::skipped!("SKIPPED: sqr_4 needs BMI2 and ADX");
             return;
         }
         let m = u64::MAX;
