@@ -390,7 +390,7 @@ pub fn subject(
         PathKind::FixedBase => {
             let fixed = fixed_exponent(class, exp_len, rng);
             Box::new(FixedBasePow {
-                powers: FixedBase::new(&Residue::new(m, &limbs)?, exp_len),
+                powers: FixedBase::new(&Residue::new(m, &limbs)?, exp_len)?,
                 exps: Secrets::new(fixed),
             })
         }

@@ -88,11 +88,13 @@ pub enum Error {
         /// The most one call takes.
         max: usize,
     },
-    /// An exponent is longer than the [`crate::PowScratch`] it is run in was made for.
+    /// An exponent is longer than the [`crate::PowScratch`] or [`crate::FixedBase`] it
+    /// is run on was made for, or a [`crate::FixedBase`] was asked for exponents longer
+    /// than its table can take ([`crate::FixedBase::MAX_TABLE_BYTES`]).
     ExponentTooLong {
         /// The exponent's length, in bytes.
         len: usize,
-        /// The longest the scratch takes, in bytes.
+        /// The longest taken, in bytes.
         max: usize,
     },
 }
@@ -151,10 +153,7 @@ impl fmt::Display for Error {
                 )
             }
             Error::ExponentTooLong { len, max } => {
-                write!(
-                    f,
-                    "exponent of {len} bytes; the scratch was made for at most {max}"
-                )
+                write!(f, "exponent of {len} bytes; at most {max} are taken here")
             }
         }
     }

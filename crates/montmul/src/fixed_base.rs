@@ -121,7 +121,8 @@ enum Table<L: Limb> {
 ///
 /// The table holds `ceil(8 max_len / 5)` rows of 32 values: 416 KiB for 32-byte
 /// exponents modulo 2048 bits (52 rows of 32 values of 256 bytes), made by about 31
-/// products a row. That pays where one base is raised many times (a DSA key's g); for
+/// products a row; 214 MB for 2048-byte exponents modulo 16384 bits. Tables above
+/// [`FixedBase::MAX_TABLE_BYTES`] are refused. That pays where one base is raised many times (a DSA key's g); for
 /// a single power [`Residue::pow`] is cheaper. The values are powers of the base, which
 /// may be secret: they are wiped (`zeroize`) on drop, and `Debug` prints sizes only.
 ///
@@ -130,7 +131,7 @@ enum Table<L: Limb> {
 ///
 /// let m = Modulus::<u64>::from_hex("0xfffffffffffffffffffffffffffffffeffffffffffffffff")?;
 /// let g = Residue::from_hex(&m, "3")?;
-/// let powers = FixedBase::new(&g, 24);
+/// let powers = FixedBase::new(&g, 24)?;
 /// let k = [0x5au8; 24];
 /// assert_eq!(powers.pow(&k)?, g.pow(&k));
 /// # Ok::<(), montmul::Error>(())
@@ -147,12 +148,33 @@ impl<L: Limb> FixedBase<L> {
     /// reading.
     pub const WINDOW: u32 = WINDOW;
 
-    /// The powers of `base` for exponents of up to `max_exponent_len` bytes.
+    /// The largest table [`Self::new`] makes, in bytes: 1 GiB, five times what
+    /// exponents as long as the modulus take at 16384 bits.
+    pub const MAX_TABLE_BYTES: usize = 1 << 30;
+
+    /// The powers of `base` for exponents of up to `max_exponent_len` bytes, or
+    /// [`Error::ExponentTooLong`] where their table would pass
+    /// [`Self::MAX_TABLE_BYTES`] (its `max` is the longest length that fits).
     /// Constant-time in the base's value.
-    pub fn new(base: &Residue<L>, max_exponent_len: usize) -> Self {
+    pub fn new(base: &Residue<L>, max_exponent_len: usize) -> Result<Self, Error> {
         let m = base.modulus().clone();
+        let domain = m.engine().pow_domain(&m);
+        let value_bytes = match &domain {
+            Some(domain) => domain.words() * size_of::<u64>(),
+            None => m.limbs() * size_of::<L>(),
+        };
+        // rows = ceil(8 len / w) <= max_rows exactly when 8 len <= w max_rows; the
+        // longest such len is below 2^30 * 5 / 8, so 8 len cannot overflow below.
+        let max_rows = Self::MAX_TABLE_BYTES / (value_bytes << WINDOW);
+        let longest = max_rows * WINDOW as usize / 8;
+        if max_exponent_len > longest {
+            return Err(Error::ExponentTooLong {
+                len: max_exponent_len,
+                max: longest,
+            });
+        }
         let rows = (8 * max_exponent_len).div_ceil(WINDOW as usize);
-        let table = match m.engine().pow_domain(&m) {
+        let table = match domain {
             Some(domain) => {
                 let mut entered = vec![0u64; domain.words()];
                 let mut scratch = vec![0u64; domain.scratch_words()];
@@ -164,11 +186,11 @@ impl<L: Limb> FixedBase<L> {
             }
             None => Table::Limbs(build(&LimbLadder(&m), base.montgomery_limbs(), rows)),
         };
-        FixedBase {
+        Ok(FixedBase {
             m,
             max_len: max_exponent_len,
             table,
-        }
+        })
     }
 
     /// The modulus of the base.

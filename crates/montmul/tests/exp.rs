@@ -136,7 +136,7 @@ fn check_fixed_base<L: Limb>(seed: u64, bits: u32, max_exp_len: usize) {
     for_each_modulus::<L>(seed, bits, max_exp_len, |name, r, m, n, bases, xs, exps| {
         let longest = exps.iter().map(Vec::len).max().unwrap_or(0);
         for (b, x) in bases.iter().zip(xs) {
-            let powers = FixedBase::new(x, longest);
+            let powers = FixedBase::new(x, longest).unwrap();
             for e in exps {
                 let want = kit::pow_mod(b, &BigUint::from_bytes_be(e), n);
                 let got = powers.pow(e).unwrap();
@@ -190,17 +190,39 @@ fn fixed_base_at_dsa_sizes() {
 fn fixed_base_takes_exponents_up_to_its_length_and_prints_no_value() {
     let m = Modulus::<u64>::from_hex("0xfffffffffffffffffffffffffffffffeffffffffffffffff").unwrap();
     let g = Residue::from_hex(&m, "1234567890abcdef").unwrap();
-    let powers = FixedBase::new(&g, 0);
+    let powers = FixedBase::new(&g, 0).unwrap();
     // No exponent byte: only the empty exponent, whose power is 1.
     assert_eq!(powers.pow(&[]).unwrap(), g.pow(&[]));
     assert_eq!(
         powers.pow(&[0]).map(|_| ()),
         Err(Error::ExponentTooLong { len: 1, max: 0 })
     );
-    let powers = FixedBase::new(&g, 3);
+    let powers = FixedBase::new(&g, 3).unwrap();
     assert_eq!((powers.max_exponent_len(), powers.modulus()), (3, &m));
     let shown = format!("{powers:?}");
     assert_eq!(shown, "FixedBase { bits: 192, max_exponent_len: 3, .. }");
+}
+
+/// A table past `FixedBase::MAX_TABLE_BYTES` is refused before anything is allocated,
+/// with the longest length that fits, which a test on a 16384-bit modulus bounds: the
+/// lengths of exponents as long as the modulus fit.
+#[test]
+fn fixed_base_refuses_a_table_past_its_limit() {
+    for (bits, fits) in [(192, 100_000), (16384, 2048)] {
+        let n = (BigUint::from(1u32) << (bits - 1)) + 1u32;
+        let m = Modulus::<u64>::new(&kit::to_limbs::<u64>(&n, bits as usize / 64)).unwrap();
+        let g = Residue::from_hex(&m, "3").unwrap();
+        let Err(Error::ExponentTooLong { len, max }) = FixedBase::new(&g, usize::MAX) else {
+            panic!("{bits} bits: usize::MAX bytes accepted");
+        };
+        assert_eq!(len, usize::MAX);
+        assert!(max >= fits, "{bits} bits: at most {max} bytes");
+        assert_eq!(
+            FixedBase::new(&g, max + 1).err(),
+            Some(Error::ExponentTooLong { len: max + 1, max }),
+            "{bits} bits"
+        );
+    }
 }
 
 #[test]
@@ -356,7 +378,7 @@ fn fixed_base_steps_do_not_depend_on_the_exponent_bits() {
                 Modulus::with_kernel(&kit::to_limbs::<u64>(&n, bits.div_ceil(64) as usize), k, r)
                     .unwrap();
             let g = Residue::new(&m, &kit::to_limbs::<u64>(&x, m.limbs())).unwrap();
-            let powers = FixedBase::new(&g, 40);
+            let powers = FixedBase::new(&g, 40).unwrap();
             let steps = |e: &[u8]| {
                 let mut t: Vec<Step> = Vec::new();
                 powers.pow_traced(e, &mut t).unwrap();

@@ -338,7 +338,7 @@ pub fn fixed_base<L: Limb>(
 ) -> Vec<Vec<L>> {
     let g = Residue::new(m, x).expect("x < n");
     mark(g.montgomery_limbs());
-    let powers = FixedBase::new(&g, 32);
+    let powers = FixedBase::new(&g, 32).expect("a small table");
     let mut out = Vec::new();
     for e in [e1, e2] {
         let v = powers.pow(e).expect("powers fit").to_limbs();
