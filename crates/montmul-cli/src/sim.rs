@@ -9,14 +9,12 @@ use serde::Serialize;
 use crate::output::outln;
 use crate::CliError;
 
-/// The most PEs `sim systolic` models, far above the count of minimum latency (1025
-/// at 16384 bits and w = 8; 65536 PEs give the same latency). The model's time and
-/// memory grow with the PE count (10^8 PEs took 35 s and 6.2 GB).
-const MAX_PES: u64 = 65536;
+/// The most PEs `sim systolic` models ([`systolic::MAX_PES`]).
+const MAX_PES: u64 = systolic::MAX_PES as u64;
 
-/// The most cores `sim multicore` models in one count, and the most counts in one run:
-/// at 16384 bits, 512 cores took 9.8 GB and 1024 more than the machine has.
-const MAX_CORES: u64 = 64;
+/// The most cores `sim multicore` models in one count ([`multicore::MAX_CORES`]), and
+/// the most counts in one run.
+const MAX_CORES: u64 = multicore::MAX_CORES as u64;
 
 /// Arguments of `montmul sim`.
 #[derive(clap::Args)]

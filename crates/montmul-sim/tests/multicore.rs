@@ -503,6 +503,16 @@ fn bad_parameters_are_typed_errors() {
             "{c:?}"
         );
     }
+    // More cores than modelled, though not more than the 1024 words of 16384 bits.
+    let many = config(Method::MethodII, multicore::MAX_CORES + 1, 16384, 16, 16);
+    assert!(
+        matches!(
+            many.validate(),
+            Err(SimError::InvalidParameter { name: "cores", .. })
+        ),
+        "{:?}",
+        many.validate()
+    );
     let c = config(Method::MethodII, 2, 64, 16, 16);
     assert_eq!(
         multicore::simulate(&c, &m, &y, &m),

@@ -145,6 +145,9 @@ fn bad_parameters_are_typed_errors() {
         config(Arch::TencaKoc, 2, 64, 16, Some(0)),
         config(Arch::Optimized, 2, 64, 16, Some(3)),
         config(Arch::TencaKoc, 2, 65, 16, None),
+        // Past the modelled limit: refused, not allocated.
+        config(Arch::TencaKoc, 2, 64, 16, Some(systolic::MAX_PES + 1)),
+        config(Arch::TencaKoc, 2, 64, 16, Some(usize::MAX)),
     ];
     for c in bad {
         assert!(

@@ -1,6 +1,6 @@
 //! What a simulation runs: the [`Method`] (the program), and the platform and operand
 //! size of a [`Config`], with the bounds it is checked against ([`WORDS`],
-//! [`MAX_REGISTERS`]).
+//! [`MAX_CORES`], [`MAX_REGISTERS`]).
 
 use crate::SimError;
 
@@ -33,6 +33,10 @@ pub const WORDS: [u32; 2] = [16, 32];
 /// The largest register file the model accepts (S_rf).
 pub const MAX_REGISTERS: usize = 4096;
 
+/// The most cores a platform is modelled with: at 16384 bits 512 cores took 9.8 GB
+/// and 1024 more memory than a 24 GiB machine has, while the seed's platform has 4 to 8.
+pub const MAX_CORES: usize = 64;
+
 /// One platform and program: method, cores, operand size, word size, S_rf.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -60,7 +64,8 @@ impl Config {
     }
 
     /// Checks the parameters: w in [`WORDS`], 2 <= n <= montmul's maximum, 1 <= p <= s
-    /// (p = 1 exactly for the single core), S_rf <= [`MAX_REGISTERS`].
+    /// and p <= [`MAX_CORES`] (p = 1 exactly for the single core), S_rf <=
+    /// [`MAX_REGISTERS`].
     pub fn validate(&self) -> Result<(), SimError> {
         if !WORDS.contains(&self.word) {
             return Err(SimError::param(
@@ -81,6 +86,12 @@ impl Config {
             return Err(SimError::param(
                 "cores",
                 "the single-core program runs on 1 core",
+            ));
+        }
+        if self.cores > MAX_CORES {
+            return Err(SimError::param(
+                "cores",
+                format!("at most {MAX_CORES} cores are modelled, not {}", self.cores),
             ));
         }
         if self.cores > self.words() {

@@ -39,7 +39,7 @@ mod schedule;
 
 use montmul_testkit::num_bigint::BigUint;
 
-pub use config::{Config, Method, MAX_REGISTERS, WORDS};
+pub use config::{Config, Method, MAX_CORES, MAX_REGISTERS, WORDS};
 
 use crate::SimError;
 use machine::{Machine, Stats};

@@ -64,6 +64,12 @@ impl Arch {
 /// core also has (so every run is checked at the same word size).
 pub const WORDS: [u32; 3] = [8, 16, 32];
 
+/// The most PEs an array is modelled with, far above the count of minimum latency
+/// (1025 at 16384 bits and w = 8; 65536 PEs give the same latency). The model's time
+/// and memory grow with the PE count (10^8 PEs took 35 s and 6.2 GB), and `usize::MAX`
+/// of them cannot be allocated at all.
+pub const MAX_PES: usize = 65536;
+
 /// One array: architecture, radix, operand size, word size and PE count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -75,14 +81,15 @@ pub struct Config {
     pub bits: u32,
     /// w: the word size in bits, one of [`WORDS`].
     pub word: u32,
-    /// Number of PEs; `None` picks the count of minimum latency ([`Config::min_latency_pes`]).
+    /// Number of PEs, at most [`MAX_PES`]; `None` picks the count of minimum latency
+    /// ([`Config::min_latency_pes`]).
     pub pes: Option<usize>,
 }
 
 impl Config {
     /// Checks the parameters: radix 2 or 4, w in [`WORDS`], n >= 2, and a PE count the
-    /// architecture can have (at least 1 for Tenca-Koc, exactly e for the optimized
-    /// array, whose PEs each own one word).
+    /// architecture can have (1 to [`MAX_PES`] for Tenca-Koc, exactly e for the
+    /// optimized array, whose PEs each own one word).
     pub fn validate(&self) -> Result<(), SimError> {
         if self.radix != 2 && self.radix != 4 {
             return Err(SimError::param(
@@ -107,6 +114,10 @@ impl Config {
         }
         match (self.arch, self.pes) {
             (_, Some(0)) => Err(SimError::param("pes", "at least one PE is needed")),
+            (_, Some(p)) if p > MAX_PES => Err(SimError::param(
+                "pes",
+                format!("at most {MAX_PES} PEs are modelled, not {p}"),
+            )),
             (Arch::Optimized, Some(p)) if p != self.words() => Err(SimError::param(
                 "pes",
                 format!(
