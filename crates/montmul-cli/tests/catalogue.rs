@@ -1,6 +1,8 @@
 //! The bad-input catalogue of `docs/SECURITY.md`, walked through the CLI: every row
 //! whose input is a `montmul` command line is run, and must give its documented exit
 //! status and stderr line, print nothing, and leave the scratch directory as it was.
+//! Every other row (the library's) must name the test files that show its answer, and
+//! they must exist.
 
 #![cfg(unix)]
 
@@ -67,6 +69,68 @@ fn expand(text: &str, dir: &Path) -> String {
         .replace("$BIG_MODULUS", &big_modulus)
 }
 
+/// The arguments of a row whose input is a `montmul` command line.
+fn cli_command(input: &str) -> Option<&str> {
+    input
+        .strip_prefix("montmul")
+        .filter(|rest| rest.is_empty() || rest.starts_with(' '))
+}
+
+/// The test sources a row names (`crates/x/tests/a.rs`, `tests/{a,b}.rs`, `a.rs`), each
+/// resolved to a file of the repository where one exists: from the repository's root,
+/// from a crate's directory, or by file name under `crates/`.
+fn named_sources(row: &str, root: &Path) -> Vec<(String, Option<PathBuf>)> {
+    let mut names = Vec::new();
+    for word in row.split(|c: char| !(c.is_alphanumeric() || "_./{},-".contains(c))) {
+        let Some(stem) = word.strip_suffix(".rs") else {
+            continue;
+        };
+        // `dir/{a,b}_x` names `dir/a_x.rs` and `dir/b_x.rs`.
+        match (stem.find('{'), stem.find('}')) {
+            (Some(open), Some(close)) if open < close => {
+                for alt in stem[open + 1..close].split(',') {
+                    names.push(format!("{}{alt}{}.rs", &stem[..open], &stem[close + 1..]));
+                }
+            }
+            _ => names.push(format!("{stem}.rs")),
+        }
+    }
+    let crates: Vec<PathBuf> = fs::read_dir(root.join("crates"))
+        .expect("crates/")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    names
+        .into_iter()
+        .map(|name| {
+            let direct = std::iter::once(root.join(&name))
+                .chain(crates.iter().map(|c| c.join(&name)))
+                .find(|p| p.is_file());
+            let found = direct.or_else(|| {
+                crates
+                    .iter()
+                    .flat_map(|c| [c.join("tests"), c.join("src")])
+                    .find_map(|dir| find_file(&dir, &name))
+            });
+            (name, found)
+        })
+        .collect()
+}
+
+/// A file named `name` under `dir`, at any depth.
+fn find_file(dir: &Path, name: &str) -> Option<PathBuf> {
+    for entry in fs::read_dir(dir).ok()? {
+        let path = entry.ok()?.path();
+        if path.is_dir() {
+            if let Some(found) = find_file(&path, name) {
+                return Some(found);
+            }
+        } else if path.file_name().is_some_and(|f| f == name) {
+            return Some(path);
+        }
+    }
+    None
+}
+
 /// The first 300 characters of `text`, for messages.
 fn truncated(text: &str) -> String {
     text.chars().take(300).collect()
@@ -92,7 +156,7 @@ fn every_catalogued_bad_input_gets_its_one_error_line() {
     let mut ran = 0;
     let mut failures = Vec::new();
     for (input, status, answer) in rows(&section) {
-        let Some(command) = input.strip_prefix("montmul") else {
+        let Some(command) = cli_command(&input) else {
             continue; // a library row, or one run by another test
         };
         if status != "2" {
@@ -149,4 +213,44 @@ fn every_catalogued_bad_input_gets_its_one_error_line() {
     perms.set_readonly(false);
     fs::set_permissions(&ro, perms).expect("writable");
     fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// The rows the walk above does not run (the library's; outputs that another test
+/// checks) each name at least one test source, and every source named exists: a row
+/// cannot point at a test that was renamed or never written.
+#[test]
+fn every_other_row_names_test_files_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let section = catalogue();
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for line in section
+        .lines()
+        .filter(|l| l.starts_with('|') && !l.starts_with("|---"))
+        .skip(1)
+    {
+        // `\|` is a pipe inside a cell.
+        let line = line.replace("\\|", "\u{1}");
+        let cells: Vec<&str> = line.split('|').collect();
+        let input = cells[2].trim().trim_matches('`');
+        let status = cells[3].trim();
+        if cli_command(input).is_some() && status == "2" {
+            continue; // run by the walk
+        }
+        let named = named_sources(&line, &root);
+        if named.is_empty() {
+            failures.push(format!("names no test file: {}", truncated(&line)));
+        }
+        for (name, found) in named {
+            if found.is_none() {
+                failures.push(format!("{name}: no such file: {}", truncated(&line)));
+            }
+        }
+        checked += 1;
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        checked >= 20,
+        "only {checked} rows checked: is the table intact?"
+    );
 }
