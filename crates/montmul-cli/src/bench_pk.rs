@@ -98,6 +98,21 @@ struct Setup {
     pem: Vec<String>,
 }
 
+/// The RFC 7919 group of `bits` bits that `dh-derive` runs on.
+fn dh_group(bits: u32) -> Result<DhGroup, CliError> {
+    match bits {
+        2048 => Ok(DhGroup::Ffdhe2048),
+        3072 => Ok(DhGroup::Ffdhe3072),
+        4096 => Ok(DhGroup::Ffdhe4096),
+        6144 => Ok(DhGroup::Ffdhe6144),
+        8192 => Ok(DhGroup::Ffdhe8192),
+        _ => Err(CliError(format!(
+            "--bits: dh-derive runs on the RFC 7919 groups, 2048, 3072, 4096, 6144 or 8192 \
+             bits, not {bits}"
+        ))),
+    }
+}
+
 fn setup(op: PkOp, bits: u32) -> Result<Setup, CliError> {
     let mut peers = PkInputs {
         private_pkcs8: Vec::new(),
@@ -130,20 +145,7 @@ fn setup(op: PkOp, bits: u32) -> Result<Setup, CliError> {
             }
         }
         PkOp::DhDerive => {
-            let group = match bits {
-                2048 => DhGroup::Ffdhe2048,
-                3072 => DhGroup::Ffdhe3072,
-                4096 => DhGroup::Ffdhe4096,
-                6144 => DhGroup::Ffdhe6144,
-                8192 => DhGroup::Ffdhe8192,
-                _ => {
-                    return Err(CliError(format!(
-                        "--bits: dh-derive runs on the RFC 7919 groups, 2048, 3072, 4096, \
-                         6144 or 8192 bits, not {bits}"
-                    )))
-                }
-            };
-            let params = DhParams::group(group);
+            let params = DhParams::group(dh_group(bits)?);
             let key = DhPrivateKey::generate(&params, &mut OsRng)?;
             let peer = DhPrivateKey::generate(&params, &mut OsRng)?.public_key();
             peers.private_pkcs8 = key.to_pkcs8_der()?.to_vec();
@@ -401,6 +403,10 @@ pub fn run(args: &Args, openssl4_too: bool) -> Result<(), CliError> {
             return Err(CliError(format!(
                 "--bits: {b} is not a multiple of 1024 in 1024..8192 (with --pk)"
             )));
+        }
+        // Refused before any key is made, not after the other operations have run.
+        if chosen.iter().any(|&(_, op, _)| op == PkOp::DhDerive) {
+            dh_group(b)?;
         }
     }
     let target = Duration::from_millis(args.batch_ms.max(1));
