@@ -121,10 +121,11 @@ enum Table<L: Limb> {
 ///
 /// The table holds `ceil(8 max_len / 5)` rows of 32 values: 416 KiB for 32-byte
 /// exponents modulo 2048 bits (52 rows of 32 values of 256 bytes), made by about 31
-/// products a row; 214 MB for 2048-byte exponents modulo 16384 bits. Tables above
-/// [`FixedBase::MAX_TABLE_BYTES`] are refused. That pays where one base is raised many times (a DSA key's g); for
-/// a single power [`Residue::pow`] is cheaper. The values are powers of the base, which
-/// may be secret: they are wiped (`zeroize`) on drop, and `Debug` prints sizes only.
+/// products a row; 214 MB for 2048-byte exponents modulo 16384 bits (268 MB in
+/// `amm52-ifma`'s digits). Tables above [`FixedBase::MAX_TABLE_BYTES`] are refused.
+/// That pays where one base is raised many times (a DSA key's g); for a single power
+/// [`Residue::pow`] is cheaper. The values are powers of the base, which may be secret:
+/// they are wiped (`zeroize`) on drop, and `Debug` prints sizes only.
 ///
 /// ```
 /// use montmul::{FixedBase, Modulus, Residue};
@@ -148,7 +149,7 @@ impl<L: Limb> FixedBase<L> {
     /// reading.
     pub const WINDOW: u32 = WINDOW;
 
-    /// The largest table [`Self::new`] makes, in bytes: 1 GiB, five times what
+    /// The largest table [`Self::new`] makes, in bytes: 1 GiB, about four times what
     /// exponents as long as the modulus take at 16384 bits.
     pub const MAX_TABLE_BYTES: usize = 1 << 30;
 
