@@ -88,7 +88,7 @@ pub struct Args {
     /// Instead of the kernels: seed 002's method-II on 1..N threads for one large
     /// multiplication (4096..65536 bits), and rayon batches of exponentiations on 1..N
     /// threads. With --pk, 2 also times RSA signing with the two CRT halves on two
-    /// cores (the row `montmul-2threads`).
+    /// cores (the row `montmul-2threads`; rsa-sign must be among --ops).
     #[arg(long)]
     pub(crate) threads: Option<usize>,
     /// Instead of the kernels: N jobs of different moduli (1..=8) through the

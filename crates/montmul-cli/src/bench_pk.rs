@@ -398,6 +398,11 @@ pub fn run(args: &Args, openssl4_too: bool) -> Result<(), CliError> {
     if chosen.is_empty() {
         chosen = OPS.to_vec();
     }
+    if two_threads && !chosen.iter().any(|&(_, op, _)| op == PkOp::RsaSign) {
+        return Err(CliError(
+            "--threads 2: only rsa-sign has two halves to run on two cores; add it to --ops".into(),
+        ));
+    }
     for &b in &args.bits {
         if !(1024..=8192).contains(&b) || b % 1024 != 0 {
             return Err(CliError(format!(

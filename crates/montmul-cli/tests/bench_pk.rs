@@ -54,6 +54,7 @@ fn pk_bad_flags_are_one_line_errors() {
         &["bench", "--pk", "--bits", "1024", "--ops", "dh-derive"],
         &["bench", "--pk", "--peers"],
         &["bench", "--pk", "--threads", "3"],
+        &["bench", "--pk", "--threads", "2", "--ops", "dsa-sign"],
         &["bench", "--openssl4"],
     ] {
         refused(args);
