@@ -88,8 +88,9 @@ pub struct Args {
     /// Instead of the kernels: seed 002's method-II on 1..N threads for one large
     /// multiplication (4096..65536 bits), and rayon batches of exponentiations on 1..N
     /// threads. With --pk, 2 also times RSA signing with the two CRT halves on two
-    /// cores (the row `montmul-2threads`; rsa-sign must be among --ops).
-    #[arg(long)]
+    /// cores (the row `montmul-2threads`; rsa-sign must be among --ops). Without --pk
+    /// it times its own operations: no --algo, --ops or --peers.
+    #[arg(long, conflicts_with_all = ["peers", "algo"])]
     pub(crate) threads: Option<usize>,
     /// Instead of the kernels: N jobs of different moduli (1..=8) through the
     /// multi-buffer kernels (amm52x8-ifma, pow_lanes, and with N = 2 amm52x2-ifma)
@@ -310,6 +311,13 @@ pub fn run_bench(mut args: Args) -> Result<(), CliError> {
         return crate::bench_pk::run(&args, args.openssl4);
     }
     if let Some(threads) = args.threads {
+        if !args.ops.is_empty() {
+            return Err(CliError(
+                "--ops: --threads times its own operations (mul-split, pow-batch, \
+                 mul-batch), or with --pk the public-key ones"
+                    .into(),
+            ));
+        }
         return crate::bench_threads::run(&args, threads);
     }
     if let Some(lanes) = args.lanes {
