@@ -210,6 +210,34 @@ fn key_sizes_and_exponents_outside_the_range_are_refused() {
     }
 }
 
+/// OpenSSL's rule for long public exponents: any odd e below n up to 3072 bits, at most
+/// 64 bits of e above; keys of 4096 bits with a 65-bit exponent are neither loaded nor
+/// generated (the refusal comes before any prime is drawn).
+#[test]
+fn long_public_exponents_follow_openssls_rule() {
+    let (e64, e65) = ([0xffu8; 8], [0x01, 0, 0, 0, 0, 0, 0, 0, 0x01]);
+    let long = |n: &[u8], e: &[u8]| match RsaPublicKey::new(n, e) {
+        Err(Error::InvalidKey(why)) => why.contains("at most 64 bits"),
+        Err(other) => panic!("{other:?}"),
+        Ok(_) => false,
+    };
+    let n3072 = numbers(&text("rsa3072.pem")).n.to_bytes_be();
+    let n4096 = numbers(&text("rsa4096.pem")).n.to_bytes_be();
+    assert!(!long(&n3072, &e65), "3072 bits take any odd e below n");
+    assert!(!long(&n4096, &e64), "4096 bits take a 64-bit e");
+    assert!(long(&n4096, &e65), "4096 bits refuse a 65-bit e");
+    assert!(
+        long(&n4096, &[&[0u8; 4][..], &e65].concat()),
+        "leading zeros do not count"
+    );
+    for bits in [4096, 8192] {
+        assert!(matches!(
+            RsaPrivateKey::generate_with_exponent(bits, &e65, &mut OsRng),
+            Err(Error::InvalidKey(why)) if why.contains("at most 64 bits")
+        ));
+    }
+}
+
 #[test]
 fn inconsistent_keys_are_refused() {
     let num = numbers(&text("rsa2048.pem"));

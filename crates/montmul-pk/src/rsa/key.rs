@@ -23,6 +23,28 @@ use montmul::ct::declassify;
 pub const LOAD_MIN_BITS: usize = 1024;
 /// The largest modulus a key may have, in bits (the core's limit).
 pub const LOAD_MAX_BITS: usize = montmul::MAX_BITS as usize;
+/// The largest modulus, in bits, whose public exponent may have any length below n.
+/// Above it e has at most [`LARGE_MODULUS_MAX_E_BITS`] bits: OpenSSL's rule
+/// (`OPENSSL_RSA_SMALL_MODULUS_BITS`, `OPENSSL_RSA_MAX_PUBEXP_BITS`), which keeps a key
+/// from a stranger from asking a verification for a private-size exponentiation, and
+/// keeps every key montmul loads one that OpenSSL can use.
+pub const SMALL_MODULUS_BITS: usize = 3072;
+/// The longest public exponent, in bits, of a modulus above [`SMALL_MODULUS_BITS`].
+pub const LARGE_MODULUS_MAX_E_BITS: usize = 64;
+
+/// Whether the public exponent `e_be` (big-endian, without leading zeros) may go with a
+/// modulus of `n_bits` bits: at most [`LARGE_MODULUS_MAX_E_BITS`] bits above
+/// [`SMALL_MODULUS_BITS`]. Only the length is checked here.
+pub(crate) fn exponent_length_ok(n_bits: usize, e_be: &[u8]) -> bool {
+    let e_bits = e_be
+        .first()
+        .map_or(0, |b| e_be.len() * 8 - b.leading_zeros() as usize);
+    n_bits <= SMALL_MODULUS_BITS || e_bits <= LARGE_MODULUS_MAX_E_BITS
+}
+
+/// The refusal of a public exponent that [`exponent_length_ok`] does not take.
+pub(crate) const LONG_EXPONENT: Error =
+    Error::InvalidKey("a modulus above 3072 bits takes a public exponent of at most 64 bits");
 
 /// `x` without its leading zero bytes. Variable-time in the length of the value only.
 pub(crate) fn trim(x: &[u8]) -> &[u8] {
@@ -42,7 +64,8 @@ impl RsaPublicKey {
     /// The key with modulus `n_be` and public exponent `e_be` (big-endian, leading zeros
     /// allowed). Fails with [`Error::KeySize`] for a modulus outside 1024..=16384 bits,
     /// and with [`Error::InvalidKey`] for an even modulus or an exponent that is even,
-    /// below 3, or not below n.
+    /// below 3, not below n, or (a modulus above [`SMALL_MODULUS_BITS`]) longer than
+    /// [`LARGE_MODULUS_MAX_E_BITS`].
     pub fn new(n_be: &[u8], e_be: &[u8]) -> Result<Self, Error> {
         let (n_be, e_be) = (trim(n_be), trim(e_be));
         let bits = n_be
@@ -66,6 +89,9 @@ impl RsaPublicKey {
             return Err(Error::InvalidKey(
                 "the public exponent must be odd, at least 3 and below n",
             ));
+        }
+        if !exponent_length_ok(bits, e_be) {
+            return Err(LONG_EXPONENT);
         }
         Ok(RsaPublicKey {
             n: Modulus::from_be_bytes(n_be)?,

@@ -75,7 +75,8 @@ impl RsaPrivateKey {
     /// variable time. Every verdict branched on (a candidate or a key rejected) is
     /// declassified where it is tested, and so is n: the valgrind harness runs this with
     /// every random byte marked secret. Fails with [`Error::KeySize`] outside the sizes, and with
-    /// [`Error::InvalidKey`] for an exponent that is even, below 3 or above 256 bits.
+    /// [`Error::InvalidKey`] for an exponent that is even, below 3, above 256 bits, or
+    /// above 64 bits with more than 3072 (as [`RsaPublicKey::new`]).
     pub fn generate_with_exponent(
         bits: usize,
         e_be: &[u8],
@@ -110,7 +111,8 @@ impl RsaPrivateKey {
     /// not coprime to e or composite; a key whose d is too small) is declassified where
     /// it is tested, and so is n. Fails with [`Error::KeySize`] outside the sizes, with
     /// [`Error::PrimeCount`] outside 2 to [`max_generated_primes`]`(bits)` primes, and
-    /// with [`Error::InvalidKey`] for an exponent that is even, below 3 or above 256 bits.
+    /// with [`Error::InvalidKey`] for an exponent that is even, below 3, above 256 bits,
+    /// or above 64 bits with more than 3072 (as [`RsaPublicKey::new`]).
     pub fn generate_multi_prime(
         bits: usize,
         primes: usize,
@@ -137,6 +139,9 @@ impl RsaPrivateKey {
             return Err(Error::InvalidKey(
                 "public exponent must be odd and from 3 to 256 bits",
             ));
+        }
+        if !super::key::exponent_length_ok(bits, e_be) {
+            return Err(super::key::LONG_EXPONENT);
         }
         let e = Modulus::<u64>::from_be_bytes(e_be)?;
         // gcd(e, r - 1) = 1: r - 1 invertible mod e. A candidate that fails is thrown

@@ -20,5 +20,8 @@ mod private;
 mod pss;
 
 pub use crt_halves::CrtHalves;
-pub use key::{RsaPrivateKey, RsaPublicKey, LOAD_MAX_BITS, LOAD_MIN_BITS, MAX_PRIMES};
+pub use key::{
+    RsaPrivateKey, RsaPublicKey, LARGE_MODULUS_MAX_E_BITS, LOAD_MAX_BITS, LOAD_MIN_BITS,
+    MAX_PRIMES, SMALL_MODULUS_BITS,
+};
 pub use keygen::{max_generated_primes, GENERATE_MAX_BITS, GENERATE_MIN_BITS};
