@@ -525,6 +525,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
             args.bits.len()
         )));
     }
+    if args.exp_bytes.is_some() && args.paths.iter().all(|&p| p == PathKind::Mul) {
+        return Err(CliError(
+            "--exp-bytes: the mul path takes no exponent (pow, table, fixed-base, pow-x2 and pow-vartime do)".into(),
+        ));
+    }
     if let Some(t) = args.fail_above {
         if !(t.is_finite() && t > 0.0) {
             return Err(CliError(format!("--fail-above: a positive |t|, not {t}")));

@@ -331,6 +331,7 @@ fn bad_arguments_get_one_error_line_and_status_2() {
         &["ct-check", "--fixed", "zero"],
         &["ct-check", "--exp-bytes", "0"],
         &["ct-check", "--exp-bytes", "2049"],
+        &["ct-check", "--paths", "mul", "--exp-bytes", "4"],
         &[
             "ct-check",
             "--kernels",
