@@ -108,7 +108,7 @@ impl<T: Reg, const W: usize> Half<T, W> {
         }
     }
 
-    /// One word-serial step with b's digit `bi` and the exact lane 0 `r0`; returns the
+    /// One word-serial step with b's digit at `bi_at` and the exact lane 0 `r0`; returns the
     /// next lane 0. `LOW_FIRST` picks the form (module doc, "The step"): the low halves
     /// into the accumulator, the shift, the high halves (scalar lane 0 only), or else
     /// the chained form (scalar lanes 0 and 1, one sum per register added after the
@@ -117,11 +117,11 @@ impl<T: Reg, const W: usize> Half<T, W> {
     /// # Safety
     /// As [`Reg`]'s methods.
     #[inline(always)]
-    unsafe fn step<const LOW_FIRST: bool>(&mut self, bi: u64, r0: u64) -> u64 {
+    unsafe fn step<const LOW_FIRST: bool>(&mut self, bi_at: &u64, r0: u64) -> u64 {
         // SAFETY: the caller enables the features; the rest is register arithmetic.
         unsafe {
-            let zero = T::zero();
-            let bv = T::splat(bi);
+            let (zero, bi) = (T::zero(), *bi_at);
+            let bv = T::splat_at(bi_at);
             // Lane 1, which the shift makes the next lane 0 (the chained form's scalar).
             let x1 = T::lane1(self.acc[0]);
             // Lane 0 plus a_0 b_i in full.
@@ -237,7 +237,7 @@ impl<T: Reg, const W: usize> SquareHalf<T, W> {
         }
     }
 
-    /// Step `I` of the square with x's digit `xi` = x_I and the exact lane 0 `r0`;
+    /// Step `I` of the square with x's digit at `xi_at` (x_I) and the exact lane 0 `r0`;
     /// returns the next lane 0. Row I is x_I (x_I B^I + 2 x_(>I)), B = 2^52: at
     /// accumulator lane j (position I + j) the multiplier x_I meets x_I at j = I,
     /// z_(I+1) at j = I + 1 (2 x_(I+1) without the carry of x_I, which is part of
@@ -247,12 +247,12 @@ impl<T: Reg, const W: usize> SquareHalf<T, W> {
     /// # Safety
     /// As [`Reg`]'s methods.
     #[inline(always)]
-    unsafe fn step<const I: usize>(&mut self, xi: u64, r0: u64) -> u64 {
+    unsafe fn step<const I: usize>(&mut self, xi_at: &u64, r0: u64) -> u64 {
         // SAFETY: the caller enables the features; the rest is register arithmetic.
         unsafe {
             // Lane I's register and its lane in it.
             let (r, p) = (I / T::LANES, I % T::LANES);
-            let xv = T::splat(xi);
+            let (xi, xv) = (*xi_at, T::splat_at(xi_at));
             // Lane 0 plus its part of the row (x_0^2, in step 0 only), in full.
             let t = u128::from(r0)
                 + if I == 0 {
@@ -334,8 +334,8 @@ unsafe fn sqr_x2<T: Reg, const W: usize, const V: usize>(
         macro_rules! steps {
             ($($i:literal)*) => {$(
                 if $i < W * T::LANES && $i < d {
-                    r0 = h0.step::<$i>(x_lo[$i], r0);
-                    r1 = h1.step::<$i>(x_hi[$i], r1);
+                    r0 = h0.step::<$i>(&x_lo[$i], r0);
+                    r1 = h1.step::<$i>(&x_hi[$i], r1);
                 }
             )*};
         }
@@ -385,7 +385,7 @@ unsafe fn mul_x2<T: Reg, const W: usize, const V: usize, const LOW_FIRST: bool>(
             Half::<T, W>::new(a_hi, n_hi, n0[1]),
         );
         let (mut r0, mut r1) = (0, 0);
-        for (&x, &y) in b_lo.iter().zip(b_hi) {
+        for (x, y) in b_lo.iter().zip(b_hi) {
             r0 = h0.step::<LOW_FIRST>(x, r0);
             r1 = h1.step::<LOW_FIRST>(y, r1);
         }
