@@ -169,7 +169,7 @@ fn check(
 /// Every form this CPU picks runs: where it splits 512-bit multiply-adds, 832 bits (17
 /// or 18 digits) and 1024 bits under `Full` (20 digits) on 256-bit registers
 /// (`x2::X2_YMM_DIGITS`), the others on 512-bit ones; elsewhere the chained form at 2
-/// vectors and the low-first one from 3 (`x2::X2_LOW_FIRST_VECTORS`). The unit test in
+/// and 3 vectors and the low-first one from 4 (`x2::X2_LOW_FIRST_VECTORS`). The unit test in
 /// `x2.rs` compares every form digit for digit, whatever the CPU.
 const SIZES: [u32; 13] = [
     448, 512, 832, 1024, 1280, 1536, 1792, 2048, 2304, 2560, 3072, 3584, 4096,

@@ -146,7 +146,8 @@ pub(super) fn mul_vectors<const V: usize>(
         // SAFETY: the features are enabled here.
         let bv = unsafe { <__m512i as Reg>::splat_at(bi_at) };
         // Lane 1 now, which the shift below makes lane 0 of the next step.
-        let x1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128(acc[0])) as u64;
+        // SAFETY: the features are enabled here.
+        let x1 = unsafe { <__m512i as Reg>::lane1(acc[0]) };
         // All four 52 x 52-bit products are below 2^104.
         let pa0 = u128::from(a0) * u128::from(bi);
         let t = r0 + (pa0 as u64 & DIGIT);

@@ -10,6 +10,21 @@ use super::digits::DIGIT;
 /// [`DIGIT`] as a lane value.
 const DIGIT52: i64 = DIGIT as i64;
 
+/// Lane 1 of `x` through memory: a 16-byte store and an 8-byte load that the store
+/// forwards, neither a uop on the ports of the vector arithmetic, where `vpextrq`
+/// takes two of them (one on the shuffle port, which on an Intel Xeon also runs the
+/// 512-bit multiply-adds). The load is volatile so that the compiler does not fold the
+/// pair back into `vpextrq`. On that Xeon a 1024-bit product's step measured about 15%
+/// shorter this way (`docs/PERFORMANCE.md`).
+#[inline(always)]
+fn lane1_through_memory(x: __m128i) -> u64 {
+    let mut buf = [0u64; 2];
+    // SAFETY: a 16-byte unaligned store (SSE2, part of x86-64) into a local of 16 bytes.
+    unsafe { _mm_storeu_si128(buf.as_mut_ptr().cast(), x) };
+    // SAFETY: a read of an initialised local.
+    unsafe { core::ptr::read_volatile(&buf[1]) }
+}
+
 /// A register of 52-bit digits, one per 64-bit lane: the operations the steps of the
 /// pair and of the multi-buffer kernel need, for 256-bit (`__m256i`, AVX-512VL) and
 /// 512-bit (`__m512i`) registers. The steps are written once over this trait; which
@@ -52,7 +67,7 @@ pub(super) trait Reg: Copy {
     unsafe fn maskz(mask: u8, a: Self) -> Self;
     /// Lane 0, as a scalar.
     unsafe fn low(x: Self) -> u64;
-    /// Lane 1, as a scalar.
+    /// Lane 1, as a scalar (through memory: [`lane1_through_memory`]).
     unsafe fn lane1(x: Self) -> u64;
     /// The first `LANES` digits of `x`.
     unsafe fn load(x: &[u64]) -> Self;
@@ -133,7 +148,7 @@ impl Reg for __m512i {
     }
     #[inline(always)]
     unsafe fn lane1(x: Self) -> u64 {
-        _mm_extract_epi64::<1>(_mm512_castsi512_si128(x)) as u64
+        lane1_through_memory(_mm512_castsi512_si128(x))
     }
     #[inline(always)]
     unsafe fn load(x: &[u64]) -> Self {
@@ -221,7 +236,7 @@ impl Reg for __m256i {
     }
     #[inline(always)]
     unsafe fn lane1(x: Self) -> u64 {
-        _mm_extract_epi64::<1>(_mm256_castsi256_si128(x)) as u64
+        lane1_through_memory(_mm256_castsi256_si128(x))
     }
     #[inline(always)]
     unsafe fn load(x: &[u64]) -> Self {

@@ -64,10 +64,12 @@
 //!   one does, so the pair stays on 512-bit registers, and there the two issue ports
 //!   that run the multiply-adds also run every other vector instruction. The low-first
 //!   form, with a fifth fewer of those instructions, then wins where its longer chain
-//!   is covered: from [`X2_LOW_FIRST_VECTORS`] vectors per half, with its squaring up
-//!   to 4 vectors. Against the 256-bit form at 1024 bits the 512-bit one measured
+//!   is covered: from [`X2_LOW_FIRST_VECTORS`] vectors per half, with its squaring at
+//!   4 vectors. Against the 256-bit form at 1024 bits the 512-bit one measured
 //!   0.79-0.86x of the time; against the chained form the low-first one 0.77-0.84x at
-//!   1536 and 2048 bits (`docs/PERFORMANCE.md`, "An Intel Xeon for a session").
+//!   1536 and 2048 bits (`docs/PERFORMANCE.md`, "An Intel Xeon for a session"), and
+//!   0.94x at 2048 bits once the chained form read lane 1 through memory, which made
+//!   that form the faster one at 2 and 3 vectors.
 //!
 //! The vector's lane 0 is never read as a value: in the chained form it misses lane
 //! 0's carry, in the low-first form it takes the high halves that t already holds, and
@@ -196,9 +198,13 @@ pub const X2_YMM_DIGITS: core::ops::RangeInclusive<usize> = 17..=20;
 
 /// The vector count per half from which the pair runs in the low-first form on
 /// 512-bit registers, with its own squaring up to 4 vectors, on a CPU that does not
-/// split 512-bit multiply-adds (module doc, "The step"). Below it the chained form:
-/// at 2 vectors (768 bits) it measured 0.86-0.87x of the low-first form's time.
-pub const X2_LOW_FIRST_VECTORS: usize = 3;
+/// split 512-bit multiply-adds (module doc, "The step"). Below it the chained form,
+/// which also squares: with lane 1 read through memory (`Reg::lane1`) a chained pair
+/// product took 0.86x of the low-first one's time at 3 vectors (1024 bits) and 0.89x
+/// of its squaring's, 0.87x of the low-first product at 2; at 4 vectors the low-first
+/// squaring is the fastest of the three (0.95x), and from 5 the low-first product
+/// (0.94x at 5, 0.88x at 8; `docs/PERFORMANCE.md`).
+pub const X2_LOW_FIRST_VECTORS: usize = 4;
 
 /// The pair product, squaring and table read for `d` digits in `v` vectors per half,
 /// 2 ..= [`X2_MAX_VECTORS`] (module doc, "The step"). Where the CPU splits 512-bit
