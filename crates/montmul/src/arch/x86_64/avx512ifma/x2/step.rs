@@ -134,7 +134,17 @@ impl<T: Reg, const W: usize> Half<T, W> {
                 }
                 shift_down(&mut self.acc);
                 // The new lane 0: the old lane 1 with its low halves, plus the carry.
-                let r0 = in_gpr(T::low(self.acc[0]) + carry);
+                // Up to X2_CHAINED_VECTORS registers formed in scalar from lane 1 as
+                // read before the step, as the chained form does (the next q then
+                // waits for no vector op: 0.97x of the time at 5 registers); above,
+                // read off the shifted accumulator (there the scalar form measured
+                // 1.02-1.05x, its extra multiplications no longer hidden).
+                let lane0 = if W <= X2_CHAINED_VECTORS {
+                    x1 + (self.a1.wrapping_mul(bi) & DIGIT) + (self.n1.wrapping_mul(q) & DIGIT)
+                } else {
+                    T::low(self.acc[0])
+                };
+                let r0 = in_gpr(lane0 + carry);
                 for (x, (&a, &n)) in self.acc.iter_mut().zip(self.av.iter().zip(&self.nv)) {
                     *x = T::madd_hi(T::madd_hi(*x, a, bv), n, qv);
                 }
@@ -285,6 +295,8 @@ impl<T: Reg, const W: usize> SquareHalf<T, W> {
             }
             shift_down(&mut self.acc);
             // The new lane 0: the old lane 1 with its low halves, plus the carry.
+            // (Formed in scalar as in `Half::step` it measured 1.03-1.07x of the time
+            // at 3 and 4 registers.)
             let r0 = in_gpr(T::low(self.acc[0]) + carry);
             for v in 0..W {
                 let x = if v >= r {
