@@ -76,7 +76,7 @@ impl RsaPrivateKey {
     /// declassified where it is tested, and so is n: the valgrind harness runs this with
     /// every random byte marked secret. Fails with [`Error::KeySize`] outside the sizes, and with
     /// [`Error::InvalidKey`] for an exponent that is even, below 3, above 256 bits, or
-    /// above 64 bits with more than 3072 (as [`RsaPublicKey::new`]).
+    /// above 64 bits with more than 3072 (as [`RsaPublicKey::new`](super::RsaPublicKey::new)).
     pub fn generate_with_exponent(
         bits: usize,
         e_be: &[u8],
@@ -112,7 +112,7 @@ impl RsaPrivateKey {
     /// it is tested, and so is n. Fails with [`Error::KeySize`] outside the sizes, with
     /// [`Error::PrimeCount`] outside 2 to [`max_generated_primes`]`(bits)` primes, and
     /// with [`Error::InvalidKey`] for an exponent that is even, below 3, above 256 bits,
-    /// or above 64 bits with more than 3072 (as [`RsaPublicKey::new`]).
+    /// or above 64 bits with more than 3072 (as [`RsaPublicKey::new`](super::RsaPublicKey::new)).
     pub fn generate_multi_prime(
         bits: usize,
         primes: usize,
