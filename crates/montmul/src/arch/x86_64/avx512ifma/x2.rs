@@ -47,11 +47,12 @@
 //!   accumulator before the shift).
 //! - The low-first form, on 256-bit registers (`mul_x2_ymm`), after OpenSSL's
 //!   `amm52x20_x1` step (`rsaz-2k-avx512.pl`): lo52(a b_i) and lo52(n q) straight into
-//!   the accumulator, one lane shift, the next lane 0 read off the shifted accumulator
-//!   (one `vmovq`) plus t / 2^52, then hi52(a b_i) and hi52(n q) into it. Fewer
-//!   instructions (no shifted copies, no sum registers, three scalar multiplications),
-//!   a longer chain (q waits for a broadcast, a multiply-add and the read back), which
-//!   the other half covers.
+//!   the accumulator, one lane shift, then hi52(a b_i) and hi52(n q) into it. Fewer
+//!   instructions (no shifted copies, no sum registers). The next lane 0 is formed in
+//!   scalar as in the chained form up to [`X2_CHAINED_VECTORS`] registers; above, it is
+//!   read off the shifted accumulator (one `vmovq`) plus t / 2^52, with three scalar
+//!   multiplications instead of five and a longer chain (q waits for a broadcast, a
+//!   multiply-add and the read back), which the other half covers.
 //!
 //! Which form, on which width, depends on the CPU (`instances`):
 //!

@@ -122,8 +122,13 @@ impl<T: Reg, const W: usize> Half<T, W> {
         unsafe {
             let (zero, bi) = (T::zero(), *bi_at);
             let bv = T::splat_at(bi_at);
-            // Lane 1, which the shift makes the next lane 0 (the chained form's scalar).
-            let x1 = T::lane1(self.acc[0]);
+            // Lane 1, which the shift makes the next lane 0, where the next lane 0 is
+            // formed in scalar (a volatile read: not made where it is not used).
+            let x1 = if LOW_FIRST && W > X2_CHAINED_VECTORS {
+                0
+            } else {
+                T::lane1(self.acc[0])
+            };
             // Lane 0 plus a_0 b_i in full.
             let t = u128::from(r0) + u128::from(self.a0) * u128::from(bi);
             let (q, carry) = q_and_carry(t, self.k0, self.n0);
