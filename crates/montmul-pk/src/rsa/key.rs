@@ -16,6 +16,7 @@ use zeroize::Zeroizing;
 use super::arith::{eq, limbs, minus_one, mul, rem, rem_small_quotient, to_be};
 use super::blinding::Blinding;
 use super::crt_halves::CrtHalves;
+use crate::dh::ffc::bits_vartime;
 use crate::Error;
 use montmul::ct::declassify;
 
@@ -32,14 +33,11 @@ pub const SMALL_MODULUS_BITS: usize = 3072;
 /// The longest public exponent, in bits, of a modulus above [`SMALL_MODULUS_BITS`].
 pub const LARGE_MODULUS_MAX_E_BITS: usize = 64;
 
-/// Whether the public exponent `e_be` (big-endian, without leading zeros) may go with a
-/// modulus of `n_bits` bits: at most [`LARGE_MODULUS_MAX_E_BITS`] bits above
-/// [`SMALL_MODULUS_BITS`]. Only the length is checked here.
+/// Whether the public exponent `e_be` (big-endian) may go with a modulus of `n_bits`
+/// bits: at most [`LARGE_MODULUS_MAX_E_BITS`] bits above [`SMALL_MODULUS_BITS`]. Only
+/// the length is checked here. Variable-time (both are public).
 pub(crate) fn exponent_length_ok(n_bits: usize, e_be: &[u8]) -> bool {
-    let e_bits = e_be
-        .first()
-        .map_or(0, |b| e_be.len() * 8 - b.leading_zeros() as usize);
-    n_bits <= SMALL_MODULUS_BITS || e_bits <= LARGE_MODULUS_MAX_E_BITS
+    n_bits <= SMALL_MODULUS_BITS || bits_vartime(e_be) <= LARGE_MODULUS_MAX_E_BITS
 }
 
 /// The refusal of a public exponent that [`exponent_length_ok`] does not take.
@@ -68,9 +66,7 @@ impl RsaPublicKey {
     /// [`LARGE_MODULUS_MAX_E_BITS`].
     pub fn new(n_be: &[u8], e_be: &[u8]) -> Result<Self, Error> {
         let (n_be, e_be) = (trim(n_be), trim(e_be));
-        let bits = n_be
-            .first()
-            .map_or(0, |b| n_be.len() * 8 - b.leading_zeros() as usize);
+        let bits = bits_vartime(n_be);
         if !(LOAD_MIN_BITS..=LOAD_MAX_BITS).contains(&bits) {
             return Err(Error::KeySize {
                 bits,
