@@ -25,6 +25,35 @@ fn lane1_through_memory(x: __m128i) -> u64 {
     unsafe { core::ptr::read_volatile(&buf[1]) }
 }
 
+/// Lane `lane` (0 ..= 7) of `x`, as a scalar, through memory as
+/// [`lane1_through_memory`]: the 256-bit half that holds the lane is stored (from the
+/// upper half by `vextracti64x4` to memory, no shuffle) and the lane read back. Not
+/// the whole register: on the Intel Xeon measured a 64-byte store is not forwarded to
+/// a load from its upper half, and the packed pair (`x2/packed.rs`) took 1.3x the
+/// time.
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[inline(always)]
+pub(super) unsafe fn lane_through_memory(x: __m512i, lane: usize) -> u64 {
+    // Aligned: a store that crosses a cache line is not forwarded.
+    #[repr(align(32))]
+    struct Half([u64; 4]);
+    let mut buf = Half([0; 4]);
+    // SAFETY: a 32-byte aligned store into a local of 32 bytes; the caller enables
+    // AVX-512F.
+    unsafe {
+        let half = if lane < 4 {
+            _mm512_castsi512_si256(x)
+        } else {
+            _mm512_extracti64x4_epi64::<1>(x)
+        };
+        _mm256_store_si256(buf.0.as_mut_ptr().cast(), half)
+    };
+    // SAFETY: a read of an initialised local (the index is checked).
+    unsafe { core::ptr::read_volatile(&buf.0[lane % 4]) }
+}
+
 /// A register of 52-bit digits, one per 64-bit lane: the operations the steps of the
 /// pair and of the multi-buffer kernel need, for 256-bit (`__m256i`, AVX-512VL) and
 /// 512-bit (`__m512i`) registers. The steps are written once over this trait; which

@@ -54,6 +54,12 @@
 //!   multiplications instead of five and a longer chain (q waits for a broadcast, a
 //!   multiply-add and the read back), which the other half covers.
 //!
+//! - The packed form (`x2/packed.rs`): the chained step with both halves in one run
+//!   of 512-bit registers, half 1 in the lanes above half 0's digits, where that
+//!   takes fewer registers than two halves side by side (9 to 12 and 17 to 20
+//!   digits: 3 registers instead of 4, 5 instead of 6); the register both halves
+//!   share takes b_i and q blended.
+//!
 //! Which form, on which width, depends on the CPU (`instances`):
 //!
 //! - Where 512-bit multiply-adds are split in two ([`Avx512Ifma::splits_512`], Zen 4),
@@ -70,7 +76,9 @@
 //!   0.79-0.86x of the time; against the chained form the low-first one 0.77-0.84x at
 //!   1536 and 2048 bits (`docs/PERFORMANCE.md`, "An Intel Xeon for a session"), and
 //!   0.94x at 2048 bits once the chained form read lane 1 through memory, which made
-//!   that form the faster one at 2 and 3 vectors.
+//!   that form the faster one at 2 and 3 vectors. There the packed form runs where it
+//!   applies: 0.93-0.94x of the chained form's time at 12 and 20 digits, a sixth
+//!   fewer instructions on those ports.
 //!
 //! The vector's lane 0 is never read as a value: in the chained form it misses lane
 //! 0's carry, in the low-first form it takes the high halves that t already holds, and
@@ -128,9 +136,11 @@
 //!
 //! The stages, one file each: `reg.rs` beside it (the registers' operations over
 //! both widths, shared with the 8-lane kernel), `x2/step.rs` (the steps of a product
-//! and of a square, two at once, and their instances); here the choice of instances,
+//! and of a square, two at once, and their instances), `x2/packed.rs` (the packed
+//! product and its instances); here the choice of instances,
 //! the table read and the ladder.
 
+mod packed;
 mod step;
 
 use core::arch::x86_64::*;
@@ -232,7 +242,7 @@ fn instances(token: Avx512Ifma, d: usize, v: usize) -> Option<(MulX2, Option<Sqr
     let (chained, low_first, gather) = by_vectors!(2 3 4 5 6 7 8 9 10);
     if !token.splits_512() {
         if v < X2_LOW_FIRST_VECTORS {
-            return Some((chained, None, gather));
+            return Some((packed::instance(d).unwrap_or(chained), None, gather));
         }
         return Some((low_first, zmm_square(v), gather));
     }
@@ -487,7 +497,7 @@ mod tests {
                 *seed = seed.rotate_left(17).wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 3;
                 *seed
             };
-            for d in [8 * V - 7, 8 * V - 1, 8 * V]
+            for d in [8 * V - 7, 8 * V - 6, 8 * V - 4, 8 * V - 1, 8 * V]
                 .into_iter()
                 .filter(|&d| d >= 2)
             {
@@ -542,6 +552,7 @@ mod tests {
                         ("zmm chained", Some(mul_x2_zmm::<V, false> as MulX2)),
                         ("zmm low-first", Some(mul_x2_zmm::<V, true> as MulX2)),
                         ("ymm low-first", ymm.map(|(mul, _)| mul)),
+                        ("zmm packed", packed::instance(d)),
                     ];
                     for (form, mul) in products {
                         let Some(mul) = mul else { continue };

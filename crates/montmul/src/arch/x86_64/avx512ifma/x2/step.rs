@@ -16,7 +16,7 @@ use crate::arch::x86_64::avx512ifma::sqr::doubled;
 /// then waits on moves between those and the general registers for its
 /// multiplications: measured about as slow as the two products one after the other.
 #[inline(always)]
-fn in_gpr(mut x: u64) -> u64 {
+pub(super) fn in_gpr(mut x: u64) -> u64 {
     // SAFETY: an empty instruction sequence that takes and returns `x` in one
     // register; it touches no memory, no stack and no flags.
     unsafe {
@@ -36,7 +36,7 @@ pub const X2_CHAINED_VECTORS: usize = crate::arch::x86_64::avx512ifma::mul::CHAI
 /// which holds lane 0's high halves too (t + n_0 q is below 2^64 + 2^105, and 0 mod
 /// 2^52, so the carry is below 2^12 + 2^53).
 #[inline(always)]
-fn q_and_carry(t: u128, k0: u64, n0: u64) -> (u64, u64) {
+pub(super) fn q_and_carry(t: u128, k0: u64, n0: u64) -> (u64, u64) {
     let q = in_gpr((t as u64).wrapping_mul(k0) & DIGIT);
     let t = t + u128::from(n0) * u128::from(q);
     (q, (t >> 52) as u64)
@@ -196,7 +196,7 @@ impl<T: Reg, const W: usize> Half<T, W> {
 /// # Safety
 /// As [`Reg`]'s methods.
 #[inline(always)]
-unsafe fn finish_lanes<T: Reg, const W: usize, const V: usize>(
+pub(super) unsafe fn finish_lanes<T: Reg, const W: usize, const V: usize>(
     acc: &[T; W],
     r0: u64,
     out: &mut [u64],
