@@ -98,6 +98,9 @@ pub(super) trait Reg: Copy {
     unsafe fn low(x: Self) -> u64;
     /// Lane 1, as a scalar (through memory: [`lane1_through_memory`]).
     unsafe fn lane1(x: Self) -> u64;
+    /// Lane 1, as a scalar, by `vpextrq`: a uop on the shuffle port, but no store on the
+    /// path ([`Self::lane1`]).
+    unsafe fn lane1_extract(x: Self) -> u64;
     /// The first `LANES` digits of `x`.
     unsafe fn load(x: &[u64]) -> Self;
     /// The `LANES` words at `p`, unchecked (the hot loops of `mb8.rs`, whose
@@ -178,6 +181,11 @@ impl Reg for __m512i {
     #[inline(always)]
     unsafe fn lane1(x: Self) -> u64 {
         lane1_through_memory(_mm512_castsi512_si128(x))
+    }
+    #[inline(always)]
+    unsafe fn lane1_extract(x: Self) -> u64 {
+        // SAFETY: SSE4.1, implied by the AVX-512F the caller enables (trait doc).
+        unsafe { _mm_extract_epi64::<1>(_mm512_castsi512_si128(x)) as u64 }
     }
     #[inline(always)]
     unsafe fn load(x: &[u64]) -> Self {
@@ -266,6 +274,11 @@ impl Reg for __m256i {
     #[inline(always)]
     unsafe fn lane1(x: Self) -> u64 {
         lane1_through_memory(_mm256_castsi256_si128(x))
+    }
+    #[inline(always)]
+    unsafe fn lane1_extract(x: Self) -> u64 {
+        // SAFETY: SSE4.1, implied by the AVX-512F the caller enables (trait doc).
+        unsafe { _mm_extract_epi64::<1>(_mm256_castsi256_si128(x)) as u64 }
     }
     #[inline(always)]
     unsafe fn load(x: &[u64]) -> Self {

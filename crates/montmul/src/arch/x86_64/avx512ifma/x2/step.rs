@@ -31,6 +31,12 @@ pub(super) fn in_gpr(mut x: u64) -> u64 {
 /// accumulator before the shift.
 pub const X2_CHAINED_VECTORS: usize = crate::arch::x86_64::avx512ifma::mul::CHAINED_VECTORS;
 
+/// The largest register count for which a step reads lane 1 by `vpextrq`
+/// ([`Reg::lane1_extract`]) rather than through memory ([`Reg::lane1`]): at 2
+/// registers (13 to 16 digits, the 768-bit halves of RSA-1536, in the chained form) the
+/// pair of exponentiations measured 2.5-4% faster so (`docs/PERFORMANCE.md`).
+const X2_EXTRACT_LANE1: usize = 2;
+
 /// q = t n0' mod 2^52 for lane 0's value `t` (the exact lane 0 plus this step's
 /// product there, in full: below 2^64 + 2^104), and lane 0's carry: (t + n_0 q) / 2^52,
 /// which holds lane 0's high halves too (t + n_0 q is below 2^64 + 2^105, and 0 mod
@@ -126,6 +132,8 @@ impl<T: Reg, const W: usize> Half<T, W> {
             // formed in scalar (a volatile read: not made where it is not used).
             let x1 = if LOW_FIRST && W > X2_CHAINED_VECTORS {
                 0
+            } else if W <= X2_EXTRACT_LANE1 {
+                T::lane1_extract(self.acc[0])
             } else {
                 T::lane1(self.acc[0])
             };
