@@ -36,6 +36,7 @@ fn lane1_through_memory(x: __m128i) -> u64 {
 /// The CPU has AVX-512F.
 #[inline(always)]
 pub(super) unsafe fn lane_through_memory(x: __m512i, lane: usize) -> u64 {
+    debug_assert!(lane < 8);
     // Aligned: a store that crosses a cache line is not forwarded.
     #[repr(align(32))]
     struct Half([u64; 4]);
@@ -50,7 +51,7 @@ pub(super) unsafe fn lane_through_memory(x: __m512i, lane: usize) -> u64 {
         };
         _mm256_store_si256(buf.0.as_mut_ptr().cast(), half)
     };
-    // SAFETY: a read of an initialised local (the index is checked).
+    // SAFETY: a read of an initialised local (the index is in bounds).
     unsafe { core::ptr::read_volatile(&buf.0[lane % 4]) }
 }
 

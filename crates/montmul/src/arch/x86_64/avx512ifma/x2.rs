@@ -77,7 +77,7 @@
 //!   1536 and 2048 bits (`docs/PERFORMANCE.md`, "An Intel Xeon for a session"), and
 //!   0.94x at 2048 bits once the chained form read lane 1 through memory, which made
 //!   that form the faster one at 2 and 3 vectors. There the packed form runs where it
-//!   applies: 0.93-0.94x of the chained form's time at 12 and 20 digits, a sixth
+//!   applies: 0.91-0.94x of the chained form's time at 12 and 20 digits, a sixth
 //!   fewer instructions on those ports.
 //!
 //! The vector's lane 0 is never read as a value: in the chained form it misses lane

@@ -128,8 +128,9 @@ unsafe fn unpack<const V: usize, const P: usize, const D: usize>(
     }
 }
 
-/// Each register of `x` (two halves of `V` registers) shifted down one lane within its
-/// half: lane j takes digit j + 1, the top lane 0.
+/// One half's `V` registers shifted down one lane across them: lane j takes digit
+/// j + 1, the top lane 0 (so, packed, half 0's top digit does not take half 1's digit
+/// 0).
 ///
 /// # Safety
 /// AVX-512F.
