@@ -28,7 +28,7 @@
 use core::arch::x86_64::*;
 
 use super::step::{finish_lanes, in_gpr, q_and_carry, MulX2};
-use crate::arch::x86_64::avx512ifma::digits::{load_vectors, DIGIT};
+use crate::arch::x86_64::avx512ifma::digits::{load_vectors, shifted_down, DIGIT};
 use crate::arch::x86_64::avx512ifma::reg::{lane_through_memory, Reg};
 
 /// Whether `d` digits per half pack into fewer registers than two halves side by side
@@ -128,29 +128,6 @@ unsafe fn unpack<const V: usize, const P: usize, const D: usize>(
     }
 }
 
-/// One half's `V` registers shifted down one lane across them: lane j takes digit
-/// j + 1, the top lane 0 (so, packed, half 0's top digit does not take half 1's digit
-/// 0).
-///
-/// # Safety
-/// AVX-512F.
-#[inline(always)]
-unsafe fn each_down<const V: usize>(x: &[__m512i; V]) -> [__m512i; V] {
-    // SAFETY: the caller enables AVX-512F.
-    unsafe {
-        let mut out = [_mm512_setzero_si512(); V];
-        for (v, out) in out.iter_mut().enumerate() {
-            let next = if v + 1 < V {
-                x[v + 1]
-            } else {
-                _mm512_setzero_si512()
-            };
-            *out = _mm512_alignr_epi64::<1>(next, x[v]);
-        }
-        out
-    }
-}
-
 // Three masked instructions in inline assembly: the compiler makes the intrinsics
 // (`_mm512_mask_set1_epi64`, `_mm512_maskz_alignr_epi64`) into two broadcasts and a
 // permute, and a shift and an `and`: one more uop each on the multiply-add ports.
@@ -241,8 +218,8 @@ pub(super) unsafe fn mul_x2_packed<const V: usize, const P: usize, const D: usiz
         let (nlo, nhi) = (load_vectors::<V>(&n[..len]), load_vectors::<V>(&n[len..]));
         let av = pack::<V, P, D>(&alo, &ahi);
         let nv = pack::<V, P, D>(&nlo, &nhi);
-        let ad1 = pack::<V, P, D>(&each_down(&alo), &each_down(&ahi));
-        let nd1 = pack::<V, P, D>(&each_down(&nlo), &each_down(&nhi));
+        let ad1 = pack::<V, P, D>(&shifted_down(&alo), &shifted_down(&ahi));
+        let nd1 = pack::<V, P, D>(&shifted_down(&nlo), &shifted_down(&nhi));
         let (a0, a1) = ([a[0], a[len]], [a[1], a[len + 1]]);
         let (n0d, n1d) = ([n[0], n[len]], [n[1], n[len + 1]]);
         let zero = _mm512_setzero_si512();
