@@ -37,6 +37,14 @@ const fn packs(d: usize) -> bool {
     (2 * d).div_ceil(8) < 2 * d.div_ceil(8)
 }
 
+/// The packed register count from which each half's q is broadcast from memory (a
+/// store and a load: `Reg::splat_at`) rather than from its general register (a uop
+/// on a port that also runs the multiply-adds). With 5 registers (17 to 20 digits)
+/// the pair of 1024-bit exponentiations took about 0.96x of the time so; with 3 (9 to
+/// 12 digits) the 512- and 576-bit pairs took 1.02x (`docs/PERFORMANCE.md`, "What
+/// binds the packed pair's step").
+const Q_FROM_MEMORY: usize = 5;
+
 /// The packed pair product for `d` digits per half where it has an instance: 9 to 12
 /// and 17 to 20 digits (2 and 3 vectors per half, packed into 3 and 5 registers), the
 /// sizes where the chained form runs on the CPUs that do not split 512-bit
@@ -248,8 +256,11 @@ pub(super) unsafe fn mul_x2_packed<const V: usize, const P: usize, const D: usiz
                         + carry,
                 );
             }
-            let qv0 = __m512i::splat(q[0]);
-            let qv1 = __m512i::splat(q[1]);
+            let (qv0, qv1) = if P >= Q_FROM_MEMORY {
+                (__m512i::splat_at(&q[0]), __m512i::splat_at(&q[1]))
+            } else {
+                (__m512i::splat(q[0]), __m512i::splat(q[1]))
+            };
             let bvm = splat_at_into(bv0, half1, b1);
             let qvm = splat_into(qv0, half1, q[1]);
             let mut h = [zero; P];
