@@ -27,8 +27,8 @@
 
 use core::arch::x86_64::*;
 
-use super::step::{finish_lanes, in_gpr, q_and_carry, MulX2};
-use crate::arch::x86_64::avx512ifma::digits::{load_vectors, shifted_down, DIGIT};
+use super::step::{finish_lanes, in_gpr, Lane0, MulX2};
+use crate::arch::x86_64::avx512ifma::digits::{load_vectors, shifted_down};
 use crate::arch::x86_64::avx512ifma::reg::{lane_through_memory, Reg};
 
 /// Whether `d` digits per half pack into fewer registers than two halves side by side
@@ -228,8 +228,10 @@ pub(super) unsafe fn mul_x2_packed<const V: usize, const P: usize, const D: usiz
         let nv = pack::<V, P, D>(&nlo, &nhi);
         let ad1 = pack::<V, P, D>(&shifted_down(&alo), &shifted_down(&ahi));
         let nd1 = pack::<V, P, D>(&shifted_down(&nlo), &shifted_down(&nhi));
-        let (a0, a1) = ([a[0], a[len]], [a[1], a[len + 1]]);
-        let (n0d, n1d) = ([n[0], n[len]], [n[1], n[len + 1]]);
+        let lanes0 = [
+            Lane0::new(&a[..len], &n[..len], n0[0]),
+            Lane0::new(&a[len..], &n[len..], n0[1]),
+        ];
         let zero = _mm512_setzero_si512();
         let mut acc = [zero; P];
         let mut r = [0u64; 2];
@@ -246,15 +248,9 @@ pub(super) unsafe fn mul_x2_packed<const V: usize, const P: usize, const D: usiz
             let mut q = [0u64; 2];
             let mut next = [0u64; 2];
             for (h, bi) in [*b0, *b1].into_iter().enumerate() {
-                let t = u128::from(r[h]) + u128::from(a0[h]) * u128::from(bi);
-                let (qh, carry) = q_and_carry(t, n0[h], n0d[h]);
+                let (qh, carry) = lanes0[h].q_and_carry_at(r[h], bi);
                 q[h] = qh;
-                next[h] = in_gpr(
-                    x1[h]
-                        + (a1[h].wrapping_mul(bi) & DIGIT)
-                        + (n1d[h].wrapping_mul(qh) & DIGIT)
-                        + carry,
-                );
+                next[h] = in_gpr(lanes0[h].lane1_with_lows(x1[h], bi, qh) + carry);
             }
             let (qv0, qv1) = if P >= Q_FROM_MEMORY {
                 (__m512i::splat_at(&q[0]), __m512i::splat_at(&q[1]))

@@ -48,6 +48,49 @@ pub(super) fn q_and_carry(t: u128, k0: u64, n0: u64) -> (u64, u64) {
     (q, (t >> 52) as u64)
 }
 
+/// A half's digits 0 and 1 of its operand and modulus, and its n0': what the scalar
+/// part of a product's step reads (q, lane 0's carry, and the next lane 0 formed from
+/// lane 1), for `Half::step` and the packed step (`x2/packed.rs`) alike.
+#[derive(Clone, Copy)]
+pub(super) struct Lane0 {
+    a0: u64,
+    a1: u64,
+    n0: u64,
+    n1: u64,
+    /// -n^-1 mod 2^52 in the low 52 bits (the bits above are not used).
+    k0: u64,
+}
+
+impl Lane0 {
+    /// From a half's operand and modulus digits (at least 2 each) and its n0'.
+    #[inline(always)]
+    pub(super) fn new(a: &[u64], n: &[u64], k0: u64) -> Self {
+        Lane0 {
+            a0: a[0],
+            a1: a[1],
+            n0: n[0],
+            n1: n[1],
+            k0,
+        }
+    }
+
+    /// q and lane 0's carry ([`q_and_carry`]) of the step with b's digit `bi` on the
+    /// exact lane 0 `r0`: t = r0 + a_0 b_i in full.
+    #[inline(always)]
+    pub(super) fn q_and_carry_at(&self, r0: u64, bi: u64) -> (u64, u64) {
+        let t = u128::from(r0) + u128::from(self.a0) * u128::from(bi);
+        q_and_carry(t, self.k0, self.n0)
+    }
+
+    /// Lane 1 `x1` (as read before the step) plus the step's low halves there,
+    /// lo52(a_1 b_i) + lo52(n_1 q): after the shift, the next lane 0 but for lane 0's
+    /// carry.
+    #[inline(always)]
+    pub(super) fn lane1_with_lows(&self, x1: u64, bi: u64, q: u64) -> u64 {
+        x1 + (self.a1.wrapping_mul(bi) & DIGIT) + (self.n1.wrapping_mul(q) & DIGIT)
+    }
+}
+
 /// The accumulator moved down one lane across its registers (lane j <- lane j + 1, 0
 /// into the top lane).
 ///
@@ -65,20 +108,16 @@ unsafe fn shift_down<T: Reg, const W: usize>(acc: &mut [T; W]) {
 }
 
 /// One product of the pair inside the loop: its operand and modulus in `W` registers,
-/// their lane 0 in scalar, and its accumulator (whose exact lane 0, `r0`, the loop
-/// holds as a local: kept in this struct, the SLP vectoriser packed it with the three
-/// scalars here into one vector, and every step extracted them and inserted it back).
+/// their digits 0 and 1 in scalar ([`Lane0`]), and its accumulator (whose exact lane
+/// 0, `r0`, the loop holds as a local: kept in this struct, the SLP vectoriser packed
+/// it with the scalars of `Lane0` into one vector, and every step extracted them and
+/// inserted it back).
 struct Half<T: Reg, const W: usize> {
     av: [T; W],
     nv: [T; W],
     ad1: [T; W],
     nd1: [T; W],
-    a0: u64,
-    n0: u64,
-    a1: u64,
-    n1: u64,
-    /// -n^-1 mod 2^52 in the low 52 bits (the bits above are not used).
-    k0: u64,
+    lane0: Lane0,
     acc: [T; W],
 }
 
@@ -100,11 +139,7 @@ impl<T: Reg, const W: usize> Half<T, W> {
                 })
             };
             Half {
-                a0: a[0],
-                n0: n[0],
-                a1: a[1],
-                n1: n[1],
-                k0,
+                lane0: Lane0::new(a, n, k0),
                 ad1: down(&av),
                 nd1: down(&nv),
                 av,
@@ -138,8 +173,7 @@ impl<T: Reg, const W: usize> Half<T, W> {
                 T::lane1(self.acc[0])
             };
             // Lane 0 plus a_0 b_i in full.
-            let t = u128::from(r0) + u128::from(self.a0) * u128::from(bi);
-            let (q, carry) = q_and_carry(t, self.k0, self.n0);
+            let (q, carry) = self.lane0.q_and_carry_at(r0, bi);
             let qv = T::splat(q);
             if LOW_FIRST {
                 for (x, (&a, &n)) in self.acc.iter_mut().zip(self.av.iter().zip(&self.nv)) {
@@ -153,7 +187,7 @@ impl<T: Reg, const W: usize> Half<T, W> {
                 // read off the shifted accumulator (there the scalar form measured
                 // 1.02-1.05x, its extra multiplications no longer hidden).
                 let lane0 = if W <= X2_CHAINED_VECTORS {
-                    x1 + (self.a1.wrapping_mul(bi) & DIGIT) + (self.n1.wrapping_mul(q) & DIGIT)
+                    self.lane0.lane1_with_lows(x1, bi, q)
                 } else {
                     T::low(self.acc[0])
                 };
@@ -164,9 +198,7 @@ impl<T: Reg, const W: usize> Half<T, W> {
                 return r0;
             }
             // The new lane 0 in scalar: lane 1 plus its low halves, plus the carry.
-            let r0 = in_gpr(
-                x1 + (self.a1.wrapping_mul(bi) & DIGIT) + (self.n1.wrapping_mul(q) & DIGIT) + carry,
-            );
+            let r0 = in_gpr(self.lane0.lane1_with_lows(x1, bi, q) + carry);
             let mut h = [zero; W];
             for (v, h) in h.iter_mut().enumerate() {
                 *h = if W <= X2_CHAINED_VECTORS {
