@@ -5,17 +5,17 @@
 //! threshold tables:
 //!
 //! 1. limbs other than 64 bits: [`crate::algo::cios`];
-//! 2. a limb count in [`Thresholds::mulx_cios`] with the [`Adx`](crate::arch::Adx) token (BMI2 and
+//! 2. a limb count in [`Thresholds::mulx_cios`] with the [`arch::Adx`](crate::arch::Adx) token (BMI2 and
 //!    ADX): the unrolled `mulx`/`adcx`/`adox` CIOS of that size (`mulx-cios`);
 //! 3. [`Reduction::Full`] and a limb count in [`Thresholds::generated`]: the
 //!    generated, fully unrolled `gen-cios` code of that size (full-reduction code only);
-//! 4. from [`Thresholds::ifma_from`] limbs with the [`Avx512Ifma`](crate::arch::Avx512Ifma) token: `amm52-ifma`
+//! 4. from [`Thresholds::ifma_from`] limbs with the [`arch::Avx512Ifma`](crate::arch::Avx512Ifma) token: `amm52-ifma`
 //!    (radix-2^52 almost-Montgomery on `vpmadd52luq`/`vpmadd52huq`), its vector count
 //!    fixed here;
 //! 5. from [`Thresholds::karatsuba_from`] limbs: [`crate::algo::karatsuba`] (separated
 //!    Karatsuba product and REDC);
 //! 6. from [`Thresholds::mulx_from`] limbs, or at a limb count in
-//!    [`Thresholds::mulx_redc`], with the [`Adx`](crate::arch::Adx) token: `mulx-redc`
+//!    [`Thresholds::mulx_redc`], with the [`arch::Adx`](crate::arch::Adx) token: `mulx-redc`
 //!    (schoolbook product and REDC on `mulx` rows), on stack arrays at the
 //!    specialised sizes;
 //! 7. a limb count with a size-specialised instance: [`crate::fixed::Fixed`];

@@ -1,6 +1,6 @@
 //! CIOS, Coarsely Integrated Operand Scanning, unrolled.
 //!
-//! Seed 004 (Koc 1997), appendix, "CIOS"; seed 002 (Fan et al.), Alg. 2. Per word b[i]:
+//! Seed 004 (Koc 1997), appendix, "CIOS"; seed 002 (Fan et al.), Alg. 2. Per word `b[i]`:
 //! a multiply pass `t += a * b[i]`, then a reduce pass `t = (t + m * n) / 2^w` with
 //! `m = t[0] * n0' mod 2^w`. The accumulator is s + 2 words; the words that are known to
 //! be zero (all of t in the first pass, t[s+1] before each pass) are folded away by the

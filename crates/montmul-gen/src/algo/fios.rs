@@ -1,11 +1,11 @@
 //! FIOS, Finely Integrated Operand Scanning, unrolled.
 //!
-//! Seed 004 (Koc 1997), appendix, "FIOS"; seed 002 (Fan et al.), Alg. 1. Per word b[i],
+//! Seed 004 (Koc 1997), appendix, "FIOS"; seed 002 (Fan et al.), Alg. 1. Per word `b[i]`,
 //! one pass computes both `a[j] * b[i]` and `m * n[j]`. The appendix propagates the
 //! first product's carry into t[j+1] with `ADD`, a ripple of data-dependent length; here
 //! that carry is kept in a word of its own instead (derived from the mathematics, as the
 //! seed's text is garbled there): `c` carries the chain of `t + a * b[i]` and `k` the
-//! chain of `+ m * n`, and both land in t[s-1], t[s] at the end of the pass. The two
+//! chain of `+ m * n`, and both land in `t[s-1]`, `t[s]` at the end of the pass. The two
 //! chains are the "extra carry" the seed says FIOS pays for its single loop.
 
 use super::Unreduced;

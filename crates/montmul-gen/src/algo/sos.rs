@@ -8,8 +8,8 @@
 //! reads that word before. The last `k` is the top word of u.
 //!
 //! Separating the product is what allows the squaring the seed points out: each cross
-//! product a[i] * a[j], i < j, is computed once, the sum is doubled, and the squares
-//! a[i]^2 are added on the diagonal: s (s + 1) / 2 word products instead of s^2.
+//! product `a[i] * a[j]`, i < j, is computed once, the sum is doubled, and the squares
+//! `a[i]^2` are added on the diagonal: s (s + 1) / 2 word products instead of s^2.
 
 use super::Unreduced;
 use crate::ir::{Arg, Program, Val};

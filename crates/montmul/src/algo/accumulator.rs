@@ -1,5 +1,5 @@
-//! The multi-word accumulator of product scanning: the three-word array (m[0], m[1],
-//! m[2]) of seed 004's FIPS (appendix), also the top words t[s-1], t[s], t[s+1] of CIHS.
+//! The multi-word accumulator of product scanning: the three-word array (`m[0]`, `m[1]`,
+//! `m[2]`) of seed 004's FIPS (appendix), also the top words `t[s-1]`, `t[s]`, `t[s+1]` of CIHS.
 //!
 //! A product-scanning kernel adds every double-word product of one column (one power of
 //! W = 2^w) into the accumulator's lowest word, rippling the carries upward, then emits

@@ -89,7 +89,7 @@ impl<L: Limb> Kernel<L> for Cios {
     }
 }
 
-/// The reduction half of one CIOS step: t = (t + q*n) / 2^w with q = t[0] * n0' mod 2^w,
+/// The reduction half of one CIOS step: t = (t + q*n) / 2^w with q = `t[0]` * n0' mod 2^w,
 /// for t held as `t` (words 0..s), `t_s` and `t_s1`; returns the new word s.
 #[inline(always)]
 fn reduce_and_shift<L: Limb>(m: &Modulus<L>, t: &mut [L], t_s: L, t_s1: L) -> L {

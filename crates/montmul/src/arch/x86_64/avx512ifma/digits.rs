@@ -78,7 +78,7 @@ pub fn join_group(d: &[u64; 16]) -> [u64; 13] {
     ]
 }
 
-/// The 8 V digits of `x` (s words, 64 s <= 52 8 V), in registers: [`super::split_group`]
+/// The 8 V digits of `x` (s words, 64 s <= 52 8 V), in registers: [`split_group`]
 /// one vector at a time. Vector v is half k = v mod 2 of group g = v / 2 (13 words,
 /// 16 digits); its digit l (bit 52 (8 k + l) of the group) is word i_l of the 8
 /// loaded from word 13 g + 6 k on, shifted right by r_l, or-ed with word i_l + 1
@@ -150,7 +150,7 @@ pub(super) fn shift_up<const V: usize>(x: &[__m512i; V], sh: u32) -> [__m512i; V
 }
 
 /// Writes the s = `out.len()` words of the value of the digits `x` (each below 2^52,
-/// the value below 2^(64 s)): [`super::join_group`] one group (two vectors) at a time.
+/// the value below 2^(64 s)): [`join_group`] one group (two vectors) at a time.
 /// Word l of a group is digit j_l shifted right by r_l, or-ed with digit j_l + 1
 /// shifted left by 52 - r_l and digit j_l + 2 shifted left by 104 - r_l (shifts of
 /// 64 or more give 0), gathered from the group's 16 digits with two-source

@@ -176,7 +176,7 @@ static BY_MUL: [Ifma; MAX_VECTORS] = by_mul!(
 static WIDE: [Ifma; 11] = wide!(30 31 32 33 34 35 36 37 38 39 40);
 
 /// The kernel for moduli of `s` limbs under `reduction`: [`sqr_wide`] where it
-/// measured faster than [`mul`], else [`sqr_by_mul`]. With 52 d = 64 s and
+/// measured faster than [`mul()`], else [`sqr_by_mul`]. With 52 d = 64 s and
 /// [`Reduction::Full`], a < n < 2^(52 d) may set bit 51 of the top digit, and 2 a
 /// would need digit d: the multiplication's squaring there.
 ///

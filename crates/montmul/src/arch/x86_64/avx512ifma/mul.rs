@@ -39,7 +39,8 @@ pub(super) unsafe fn mul<const V: usize>(
 /// words lies between the previous product's store and this one's loop (in a chain
 /// of squarings both operands wait on that store; measured 2-6% faster than
 /// [`mul`] with b = a at 640-4096 bits, three alternating runs). Below
-/// [`SQR_WIDE_VECTORS`], and where [`sqr_wide`] cannot run, this is the squaring:
+/// [`SQR_WIDE_VECTORS`](super::sqr::SQR_WIDE_VECTORS), and where
+/// [`sqr_wide`](super::sqr::sqr_wide) cannot run, this is the squaring:
 /// the dedicated ones measured slower there (module doc).
 ///
 /// # Safety

@@ -309,8 +309,8 @@ pub(super) unsafe fn sqr_lanes<const V: usize, const W: usize>(
 /// multiple of 4: 52 d and 64 s are), so the d steps that divide by 2^(52 d) leave
 /// a''^2 2^-(52 d) = a^2 2^-(64 s). Bound: a''^2 = a^2 2^e < n R 2^e = n 2^(52 d),
 /// so the result is below n + n. [`sqr_lanes`] needs a'' < 2^(52 d - 1): true when
-/// e > 0 (a'' < 2^(64 s + e/2)) and for `Lazy` (a < R / 2); [`mont_sqr`] sends the
-/// rest to [`mul`]. Only one operand is converted.
+/// e > 0 (a'' < 2^(64 s + e/2)) and for `Lazy` (a < R / 2); the kernel's choice
+/// (`super::kernel_for`) sends the rest to [`mul`]. Only one operand is converted.
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512 IFMA.
