@@ -8,7 +8,13 @@
 //! (`+`, `-`, negation, `*`, square), `pow` and `pow_vartime` on the exponent 0 (empty
 //! and all-zero bytes), a short and a long exponent, and `inv` / `inv_vartime`; on
 //! `auto`, also `FixedBase::pow` (the base's powers made for the short exponent's
-//! length) on the exponent 0 and the short one. The first cases of each class take the
+//! length) on the exponent 0 and the short one. The multi-buffer kernels of
+//! `montmul::lanes` (`amm52x8-ifma`, `amm52x2-ifma`: several operations a call, so not
+//! one-product kernels) run each case with 64-bit words beside a second modulus of the
+//! same size: eight exponentiations at once, three, eight products, and two in
+//! lockstep, with a long exponent (the modulus' size, at most 1024 bits), the short
+//! one and the exponent 0; on `auto`, the same through the seam the library picks from
+//! (`lanes::pow_x2`, `lanes::pow_lanes`). The first cases of each class take the
 //! edge moduli (2^k - 1, 2^(k-1) + 1, a top limb of all ones), then random ones;
 //! operands are edges (0, 1, n - 1, values of all-ones limbs, the bound less one) or
 //! random, half and half. Everything derives from `--seed` through the test kit's
@@ -37,7 +43,7 @@ use std::time::Instant;
 
 use clap::builder::RangedU64ValueParser;
 use montmul::lab::Kernel;
-use montmul::{lab, Error, FixedBase, Limb, Modulus, Reduction, Residue, MAX_BITS};
+use montmul::{lab, lanes, Error, FixedBase, Limb, Modulus, Reduction, Residue, MAX_BITS};
 use montmul_testkit::exhaustive;
 use montmul_testkit::rand_core::RngCore;
 use montmul_testkit::{self as kit, TestRng};
@@ -132,6 +138,9 @@ struct Case {
     powers: Vec<BigUint>,
     /// `a^-1 mod n`, when gcd(a, n) = 1.
     inverse: Option<BigUint>,
+    /// The seed of the multi-buffer kernels' own values ([`LaneCase`]), a stream apart
+    /// so that the values above do not depend on whether those kernels run.
+    lane_seed: u64,
 }
 
 /// SplitMix64's finaliser over the seed, the size class and the case number: each case
@@ -181,7 +190,8 @@ fn exponent(rng: &mut TestRng, bits: u32) -> Vec<u8> {
 impl Case {
     /// Case `index` of size class `bits` for `seed`.
     fn new(seed: u64, bits: u32, index: u64) -> Case {
-        let mut rng = TestRng::new(case_seed(seed, bits, index));
+        let stream = case_seed(seed, bits, index);
+        let mut rng = TestRng::new(stream);
         let one = BigUint::from(1u32);
         let n = match index {
             0 => (&one << bits) - 1u32,
@@ -224,6 +234,7 @@ impl Case {
             exps,
             powers,
             inverse,
+            lane_seed: case_seed(stream, bits, LANE_STREAM),
         }
     }
 }
@@ -419,6 +430,263 @@ fn run_variant<L: Limb>(k: &'static dyn Kernel<L>, r: Reduction, c: &Case, t: &m
     }
 }
 
+/// The case number that derives the multi-buffer kernels' stream from a case's own
+/// seed ([`Case::lane_seed`]).
+const LANE_STREAM: u64 = u64::MAX;
+
+/// The longest exponent of the multi-buffer kernels' checks, in bits (the modulus'
+/// size where that is smaller): every window width and table entry of a 1024-bit CRT
+/// half's exponentiation, at a quarter of a full-size one's oracle time at 4096 bits.
+const LANE_EXP_BITS: u32 = 1024;
+
+/// The jobs of a [`LaneCase`], (modulus, value, exponent): modulus 0 is the case's and
+/// 1 the second one; values 0, 1, 2 are a, b (below the case's modulus) and c (below
+/// the second); exponents 0 to 3 the long, short, zero-byte and empty ones. The two
+/// moduli by turns, each exponent on each.
+const LANE_JOBS: [(usize, usize, usize); 8] = [
+    (0, 0, 0),
+    (1, 2, 1),
+    (0, 1, 1),
+    (1, 2, 0),
+    (0, 0, 2),
+    (0, 1, 0),
+    (1, 2, 3),
+    (0, 0, 1),
+];
+
+/// The job whose value multiplies job `j`'s in the 8-lane products: job j + 2 where it
+/// has the same modulus, else j itself (a square).
+fn factor(j: usize) -> usize {
+    let k = (j + 2) % LANE_JOBS.len();
+    if LANE_JOBS[k].0 == LANE_JOBS[j].0 {
+        k
+    } else {
+        j
+    }
+}
+
+/// What the multi-buffer kernels take besides a case's values, and num-bigint's
+/// answers for [`LANE_JOBS`]: a second modulus of the same size (they run a modulus per
+/// lane), an operand below it, and a long exponent (as many bits as the modulus, at
+/// most [`LANE_EXP_BITS`]).
+struct LaneCase {
+    n2: BigUint,
+    c: BigUint,
+    long: Vec<u8>,
+    /// Each job's value to its exponent, modulo its modulus.
+    powers: [BigUint; 8],
+    /// Each job's value times its [`factor`]'s, modulo its modulus.
+    products: [BigUint; 8],
+}
+
+impl LaneCase {
+    fn new(case: &Case) -> LaneCase {
+        let mut rng = TestRng::new(case.lane_seed);
+        let n2 = kit::random_modulus(&mut rng, case.bits);
+        let c = operand(&mut rng, &n2, &n2);
+        let long = exponent(&mut rng, case.bits.min(LANE_EXP_BITS));
+        let mut x = LaneCase {
+            n2,
+            c,
+            long,
+            powers: Default::default(),
+            products: Default::default(),
+        };
+        x.powers = core::array::from_fn(|j| {
+            let (m, v, e) = LANE_JOBS[j];
+            let e = BigUint::from_bytes_be(x.exponent(case, e));
+            x.value(case, v).modpow(&e, x.modulus(case, m))
+        });
+        x.products = core::array::from_fn(|j| {
+            let (m, v, _) = LANE_JOBS[j];
+            x.value(case, v) * x.value(case, LANE_JOBS[factor(j)].1) % x.modulus(case, m)
+        });
+        x
+    }
+
+    fn modulus<'a>(&'a self, case: &'a Case, m: usize) -> &'a BigUint {
+        if m == 0 {
+            &case.n
+        } else {
+            &self.n2
+        }
+    }
+
+    fn value<'a>(&'a self, case: &'a Case, v: usize) -> &'a BigUint {
+        match v {
+            0 => &case.a,
+            1 => &case.b,
+            _ => &self.c,
+        }
+    }
+
+    fn exponent<'a>(&'a self, case: &'a Case, e: usize) -> &'a [u8] {
+        match e {
+            0 => &self.long,
+            1 => &case.exps[2],
+            2 => &case.exps[1],
+            _ => &case.exps[0],
+        }
+    }
+}
+
+/// The name under which the lanes seam (`lanes::pow_x2`, `lanes::pow_lanes`: what
+/// the library picks for a batch) is checked when `auto` is selected.
+const SEAM: &str = "auto (lanes)";
+
+/// Runs case `c` (64-bit words) through the multi-buffer kernels that `algos` names
+/// (every one where it is empty; `montmul algos` lists them beside the others) under
+/// each policy they offer, and through the lanes seam where `auto` is named. A kernel
+/// this CPU cannot run, or without code for the case's size, is counted as skipped.
+fn run_lanes(c: &Case, algos: &[String], t: &mut Tally) {
+    let named = |name: &str| algos.is_empty() || algos.iter().any(|a| a == name);
+    let mut runs: Vec<(&'static str, Reduction)> = Vec::new();
+    for k in lanes::catalog().iter().filter(|k| named(k.info.name)) {
+        let (low, high) = k.bits;
+        let refusal = if !(k.info.available)() {
+            Some(Error::Unavailable { algo: k.info.name }.to_string())
+        } else if !(low..=high).contains(&c.bits) {
+            Some(format!(
+                "no code for this size (it covers {low} to {high} bits a lane)"
+            ))
+        } else {
+            None
+        };
+        for &r in k.info.reductions {
+            match &refusal {
+                Some(why) => t
+                    .skips
+                    .push((k.info.name.into(), 64, r.name(), why.clone(), c.bits)),
+                None => runs.push((k.info.name, r)),
+            }
+        }
+    }
+    if named("auto") {
+        runs.extend([(SEAM, Reduction::Full), (SEAM, Reduction::Lazy)]);
+    }
+    if runs.is_empty() {
+        return;
+    }
+    let x = LaneCase::new(c);
+    for (name, r) in runs {
+        run_lane_variant(name, r, c, &x, t);
+    }
+}
+
+/// Runs case `c` with its [`LaneCase`] `x` through the multi-buffer kernel `name` (or
+/// the lanes seam, [`SEAM`]) under `r`, every result against num-bigint's: the pair
+/// kernel on jobs 0 and 1 and on 3 and 2 (each modulus in either half, the long
+/// exponent on either side); the 8-lane kernel on all eight jobs, on the first three
+/// (its 4-lane form), and eight products; the seam on two jobs (`lanes::pow_x2`) and
+/// five (`lanes::pow_lanes`: pairs and a single).
+fn run_lane_variant(name: &'static str, r: Reduction, c: &Case, x: &LaneCase, t: &mut Tally) {
+    let s = c.bits.div_ceil(64) as usize;
+    let auto = lab::by_name::<u64>("auto").expect("auto has 64-bit words");
+    t.runs += 1;
+    let mut ch = Checker {
+        case: c,
+        kernel: name,
+        word: 64,
+        reduction: r,
+        tally: t,
+    };
+    let failed = |e: Error| move || (e.to_string(), "Ok".to_string());
+    let made = [&c.n, &x.n2].map(|n| Modulus::with_kernel(&kit::to_limbs::<u64>(n, s), auto, r));
+    let [Ok(m1), Ok(m2)] = made else {
+        let e = made.into_iter().find_map(Result::err).expect("an error");
+        ch.check("Modulus::with_kernel", &c.n, &x.n2, false, failed(e));
+        return;
+    };
+    let made = [(&m1, &c.a), (&m1, &c.b), (&m2, &x.c)]
+        .map(|(m, v)| Residue::new(m, &kit::to_limbs::<u64>(v, s)));
+    let [Ok(ra), Ok(rb), Ok(rc)] = made else {
+        let e = made.into_iter().find_map(Result::err).expect("an error");
+        ch.check("Residue::new", &c.a, &c.b, false, failed(e));
+        return;
+    };
+    let values = [&ra, &rb, &rc];
+    let bases: Vec<Residue<u64>> = LANE_JOBS.iter().map(|j| values[j.1].clone()).collect();
+    let exps: Vec<&[u8]> = LANE_JOBS.iter().map(|j| x.exponent(c, j.2)).collect();
+    // One call's results for the jobs `which` (or its error) against the oracle's.
+    let batch =
+        |ch: &mut Checker, call: &str, which: &[usize], got: Result<Vec<Residue<u64>>, Error>| {
+            let got = match got {
+                Ok(got) if got.len() == which.len() => got,
+                Ok(got) => {
+                    let counts = (format!("{} results", got.len()), format!("{}", which.len()));
+                    return ch.check(call, &c.a, &c.b, false, || counts);
+                }
+                Err(e) => return ch.check(call, &c.a, &c.b, false, failed(e)),
+            };
+            for (&j, got) in which.iter().zip(&got) {
+                let op = format!(
+                    "{call} job {j} ({} at once) e=0x{}",
+                    which.len(),
+                    hex(exps[j])
+                );
+                ch.same(&op, got, &x.powers[j]);
+            }
+        };
+    type Pair = fn(
+        &Residue<u64>,
+        &[u8],
+        &Residue<u64>,
+        &[u8],
+    ) -> Result<(Residue<u64>, Residue<u64>), Error>;
+    let pair = |i: usize, j: usize, f: Pair| {
+        f(&bases[i], exps[i], &bases[j], exps[j]).map(|(y0, y1)| vec![y0, y1])
+    };
+    match name {
+        SEAM => {
+            batch(&mut ch, "lanes::pow_x2", &[0, 1], pair(0, 1, lanes::pow_x2));
+            let five = lanes::pow_lanes(&bases[..5], &exps[..5]);
+            batch(&mut ch, "lanes::pow_lanes", &[0, 1, 2, 3, 4], five);
+        }
+        "amm52x2-ifma" => {
+            batch(
+                &mut ch,
+                "pow_x2_lockstep",
+                &[0, 1],
+                pair(0, 1, lanes::pow_x2_lockstep),
+            );
+            batch(
+                &mut ch,
+                "pow_x2_lockstep",
+                &[3, 2],
+                pair(3, 2, lanes::pow_x2_lockstep),
+            );
+        }
+        "amm52x8-ifma" => {
+            let all: Vec<usize> = (0..LANE_JOBS.len()).collect();
+            batch(
+                &mut ch,
+                "pow_lanes_mb8",
+                &all,
+                lanes::pow_lanes_mb8(&bases, &exps),
+            );
+            let three = lanes::pow_lanes_mb8(&bases[..3], &exps[..3]);
+            batch(&mut ch, "pow_lanes_mb8", &all[..3], three);
+            let other: Vec<Residue<u64>> = all.iter().map(|&j| bases[factor(j)].clone()).collect();
+            match lanes::mul_lanes_mb8(&bases, &other) {
+                Ok(got) => {
+                    for (j, got) in got.iter().enumerate() {
+                        ch.same(
+                            &format!("mul_lanes_mb8 job {j} (8 at once)"),
+                            got,
+                            &x.products[j],
+                        );
+                    }
+                }
+                Err(e) => ch.check("mul_lanes_mb8", &c.a, &c.b, false, failed(e)),
+            }
+        }
+        // A multi-buffer kernel added to the catalog without checks here fails the run.
+        other => ch.check("checks of this kernel", &c.a, &c.b, false, || {
+            (format!("none for {other}"), "some".into())
+        }),
+    }
+}
+
 /// Lower-case hex of big-endian bytes, at least one digit.
 fn hex(bytes: &[u8]) -> String {
     format!("{:x}", BigUint::from_bytes_be(bytes))
@@ -506,7 +774,8 @@ fn units<'a>(
 /// The kernels asked for, checked: each must be a kernel of some word size.
 fn algos(list: &[String]) -> Result<Vec<String>, CliError> {
     for name in list {
-        let known = lab::by_name::<u8>(name).is_ok()
+        let known = lane_kernel(name)
+            || lab::by_name::<u8>(name).is_ok()
             || lab::by_name::<u16>(name).is_ok()
             || lab::by_name::<u32>(name).is_ok();
         if !known {
@@ -515,6 +784,11 @@ fn algos(list: &[String]) -> Result<Vec<String>, CliError> {
         }
     }
     Ok(list.to_vec())
+}
+
+/// Whether `name` is a multi-buffer kernel ([`lanes::catalog`]).
+fn lane_kernel(name: &str) -> bool {
+    lanes::catalog().iter().any(|k| k.info.name == name)
 }
 
 /// The kernels of `L` that `algos` names (every one where it is empty) and that have
@@ -529,7 +803,12 @@ fn selected<L: Limb>(algos: &[String]) -> impl Iterator<Item = &'static dyn Kern
 /// How many (kernel, word) pairs `algos` (every kernel where empty) and `words` select.
 fn pairs(algos: &[String], words: &[u32]) -> usize {
     fn of<L: Limb>(algos: &[String]) -> usize {
-        selected::<L>(algos).count()
+        let lane_kernels = lanes::catalog()
+            .iter()
+            .filter(|k| k.info.words.contains(&L::BITS))
+            .filter(|k| algos.is_empty() || algos.iter().any(|a| a == k.info.name))
+            .count();
+        selected::<L>(algos).count() + lane_kernels
     }
     words
         .iter()
@@ -655,7 +934,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 8 => run_word::<u8>(&case, &algos, &mut t),
                 16 => run_word::<u16>(&case, &algos, &mut t),
                 32 => run_word::<u32>(&case, &algos, &mut t),
-                _ => run_word::<u64>(&case, &algos, &mut t),
+                _ => {
+                    run_word::<u64>(&case, &algos, &mut t);
+                    run_lanes(&case, &algos, &mut t);
+                }
             }
             bar.inc(1);
             if !t.mismatches.is_empty() {
@@ -867,6 +1149,56 @@ mod tests {
         assert_eq!(t.runs, 2);
         assert!(all.runs > 10, "{}", all.runs);
         assert!(t.mismatches.is_empty() && all.mismatches.is_empty());
+    }
+
+    /// The lanes seam runs a case everywhere; the multi-buffer kernels run it where this
+    /// CPU has AVX-512 IFMA and are listed as skipped elsewhere; a wrong answer in one
+    /// job is one mismatch that names the kernel, the call and the job.
+    #[test]
+    fn the_lane_kernels_run_and_a_wrong_job_is_reported() {
+        let case = Case::new(11, 1024, 4);
+        let mut x = LaneCase::new(&case);
+        let mut t = Tally::default();
+        run_lane_variant(SEAM, Reduction::Full, &case, &x, &mut t);
+        assert_eq!((t.runs, t.checks), (1, 2 + 5));
+        assert!(t.mismatches.is_empty(), "{:?}", t.mismatches);
+
+        let mut all = Tally::default();
+        run_lanes(&case, &[], &mut all);
+        assert!(all.mismatches.is_empty(), "{:?}", all.mismatches);
+        let kernels = lanes::catalog();
+        if kernels.len() < 2 || !kernels.iter().all(|k| (k.info.available)()) {
+            eprintln!(
+                "SKIPPED: the multi-buffer kernels' runs (none on this architecture, or \
+                 this CPU lacks AVX-512 IFMA); only their listing as skipped is checked"
+            );
+            assert_eq!(all.runs, 2, "the seam under both policies");
+            for k in kernels {
+                let name = k.info.name;
+                assert!(all.skips.iter().any(|s| s.0 == name), "{name} not listed");
+            }
+            return;
+        }
+        // Both kernels and the seam, each under both policies: eight jobs, three, eight
+        // products; two and two; two and five.
+        assert_eq!(all.runs, 6);
+        assert_eq!(all.checks, 2 * ((8 + 3 + 8) + (2 + 2) + (2 + 5)));
+        assert!(all.skips.is_empty());
+
+        x.powers[5] += 1u32;
+        x.products[2] += 1u32;
+        let mut t = Tally::default();
+        run_lane_variant("amm52x8-ifma", Reduction::Lazy, &case, &x, &mut t);
+        let prefix = "mismatch: kernel=amm52x8-ifma word=64 policy=lazy bits=1024 case=4 op=";
+        assert_eq!(t.mismatches.len(), 2, "{:?}", t.mismatches);
+        assert!(t.mismatches[0].starts_with(&format!("{prefix}pow_lanes_mb8 job 5 (8 at once)")));
+        assert!(t.mismatches[1].starts_with(&format!("{prefix}mul_lanes_mb8 job 2 (8 at once)")));
+
+        x.powers[3] += 1u32;
+        let mut t = Tally::default();
+        run_lane_variant("amm52x2-ifma", Reduction::Full, &case, &x, &mut t);
+        assert_eq!(t.mismatches.len(), 1, "{:?}", t.mismatches);
+        assert!(t.mismatches[0].contains("op=pow_x2_lockstep job 3 (2 at once)"));
     }
 
     fn names_of(v: &[&str]) -> Vec<String> {

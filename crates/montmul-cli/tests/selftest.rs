@@ -51,6 +51,35 @@ fn the_ci_sweep_finds_no_mismatch() {
     assert_eq!(s["skipped"].as_u64(), Some(listed));
 }
 
+/// The multi-buffer kernels are named like the others: `--algo` takes them alone, and
+/// a case runs under both policies where this CPU has AVX-512 IFMA (the pair's
+/// and the 8-lane kernel's sizes both hold 1024 bits), or is listed as skipped.
+#[test]
+fn the_multi_buffer_kernels_run_by_name() {
+    for name in ["amm52x2-ifma", "amm52x8-ifma"] {
+        let s = summary(&[
+            "--cases", "2", "--bits", "1024", "--algo", name, "--seed", "4",
+        ]);
+        assert_eq!(s["mismatches"], 0, "{s:#}");
+        let runs = s["runs"].as_u64().expect("runs");
+        let skips = s["skips"].as_array().expect("skips");
+        if runs == 0 {
+            eprintln!("SKIPPED: {name} not run (this CPU lacks AVX-512 IFMA): its listing checked");
+            assert!(skips.iter().any(|k| k["kernel"] == name), "{s:#}");
+        } else {
+            assert_eq!(runs, 2 * 2, "{s:#}");
+            assert!(skips.is_empty(), "{s:#}");
+            assert!(s["checks"].as_u64().expect("checks") >= runs * 4, "{s:#}");
+        }
+    }
+    // Named for 8-bit words only, they select nothing: refused.
+    let refused = common::refused(&["selftest", "--algo", "amm52x2-ifma", "--words", "8"]);
+    assert_eq!(
+        refused,
+        "error: --algo amm52x2-ifma has no kernel with 8-bit words"
+    );
+}
+
 #[test]
 fn a_seed_gives_the_same_run_and_the_text_summary() {
     let one = summary(&["--cases", "3", "--bits", "9,130", "--seed", "5"]);
