@@ -11,8 +11,8 @@
 //! length) on the exponent 0 and the short one. The multi-buffer kernels of
 //! `montmul::lanes` (`amm52x8-ifma`, `amm52x2-ifma`: several operations a call, so not
 //! one-product kernels) run each case with 64-bit words beside a second modulus of the
-//! same size: eight exponentiations at once, three, eight products, and two in
-//! lockstep, with a long exponent (the modulus' size, at most 1024 bits), the short
+//! same size: eight exponentiations at once, three, one, eight products, and two in
+//! lockstep (on moduli of `auto` and of `amm52-ifma`), with a long exponent (the modulus' size, at most 1024 bits), the short
 //! one and the exponent 0; on `auto`, the same through the seam the library picks from
 //! (`lanes::pow_x2`, `lanes::pow_lanes`). The first cases of each class take the
 //! edge moduli (2^k - 1, 2^(k-1) + 1, a top limb of all ones), then random ones;
@@ -576,12 +576,12 @@ fn run_lanes(c: &Case, algos: &[String], t: &mut Tally) {
 /// Runs case `c` with its [`LaneCase`] `x` through the multi-buffer kernel `name` (or
 /// the lanes seam, [`SEAM`]) under `r`, every result against num-bigint's: the pair
 /// kernel on jobs 0 and 1 and on 3 and 2 (each modulus in either half, the long
-/// exponent on either side); the 8-lane kernel on all eight jobs, on the first three
+/// exponent on either side), and on jobs 5 and 6 with moduli given `amm52-ifma` by
+/// name; the 8-lane kernel on all eight jobs, on the first three and the first alone
 /// (its 4-lane form), and eight products; the seam on two jobs (`lanes::pow_x2`) and
 /// five (`lanes::pow_lanes`: pairs and a single).
 fn run_lane_variant(name: &'static str, r: Reduction, c: &Case, x: &LaneCase, t: &mut Tally) {
     let s = c.bits.div_ceil(64) as usize;
-    let auto = lab::by_name::<u64>("auto").expect("auto has 64-bit words");
     t.runs += 1;
     let mut ch = Checker {
         case: c,
@@ -591,21 +591,28 @@ fn run_lane_variant(name: &'static str, r: Reduction, c: &Case, x: &LaneCase, t:
         tally: t,
     };
     let failed = |e: Error| move || (e.to_string(), "Ok".to_string());
-    let made = [&c.n, &x.n2].map(|n| Modulus::with_kernel(&kit::to_limbs::<u64>(n, s), auto, r));
-    let [Ok(m1), Ok(m2)] = made else {
-        let e = made.into_iter().find_map(Result::err).expect("an error");
-        ch.check("Modulus::with_kernel", &c.n, &x.n2, false, failed(e));
-        return;
+    // The jobs' bases on moduli made with the kernel `k`.
+    let bases_on = |k: &str| -> Result<Vec<Residue<u64>>, (&'static str, Error)> {
+        let k = lab::by_name::<u64>(k).map_err(|e| ("lab::by_name", e))?;
+        let made = |n: &BigUint| Modulus::with_kernel(&kit::to_limbs::<u64>(n, s), k, r);
+        let moduli = [made(&c.n), made(&x.n2)];
+        let [Ok(m1), Ok(m2)] = moduli else {
+            let e = moduli.into_iter().find_map(Result::err).expect("an error");
+            return Err(("Modulus::with_kernel", e));
+        };
+        let values = [(&m1, &c.a), (&m1, &c.b), (&m2, &x.c)]
+            .map(|(m, v)| Residue::new(m, &kit::to_limbs::<u64>(v, s)));
+        let [Ok(ra), Ok(rb), Ok(rc)] = values else {
+            let e = values.into_iter().find_map(Result::err).expect("an error");
+            return Err(("Residue::new", e));
+        };
+        let values = [&ra, &rb, &rc];
+        Ok(LANE_JOBS.iter().map(|j| values[j.1].clone()).collect())
     };
-    let made = [(&m1, &c.a), (&m1, &c.b), (&m2, &x.c)]
-        .map(|(m, v)| Residue::new(m, &kit::to_limbs::<u64>(v, s)));
-    let [Ok(ra), Ok(rb), Ok(rc)] = made else {
-        let e = made.into_iter().find_map(Result::err).expect("an error");
-        ch.check("Residue::new", &c.a, &c.b, false, failed(e));
-        return;
+    let bases = match bases_on("auto") {
+        Ok(bases) => bases,
+        Err((call, e)) => return ch.check(call, &c.a, &c.b, false, failed(e)),
     };
-    let values = [&ra, &rb, &rc];
-    let bases: Vec<Residue<u64>> = LANE_JOBS.iter().map(|j| values[j.1].clone()).collect();
     let exps: Vec<&[u8]> = LANE_JOBS.iter().map(|j| x.exponent(c, j.2)).collect();
     // One call's results for the jobs `which` (or its error) against the oracle's.
     let batch =
@@ -633,28 +640,38 @@ fn run_lane_variant(name: &'static str, r: Reduction, c: &Case, x: &LaneCase, t:
         &Residue<u64>,
         &[u8],
     ) -> Result<(Residue<u64>, Residue<u64>), Error>;
-    let pair = |i: usize, j: usize, f: Pair| {
+    let pair = |bases: &[Residue<u64>], i: usize, j: usize, f: Pair| {
         f(&bases[i], exps[i], &bases[j], exps[j]).map(|(y0, y1)| vec![y0, y1])
     };
     match name {
         SEAM => {
-            batch(&mut ch, "lanes::pow_x2", &[0, 1], pair(0, 1, lanes::pow_x2));
+            let two = pair(&bases, 0, 1, lanes::pow_x2);
+            batch(&mut ch, "lanes::pow_x2", &[0, 1], two);
             let five = lanes::pow_lanes(&bases[..5], &exps[..5]);
             batch(&mut ch, "lanes::pow_lanes", &[0, 1, 2, 3, 4], five);
         }
         "amm52x2-ifma" => {
+            let lockstep = lanes::pow_x2_lockstep;
             batch(
                 &mut ch,
                 "pow_x2_lockstep",
                 &[0, 1],
-                pair(0, 1, lanes::pow_x2_lockstep),
+                pair(&bases, 0, 1, lockstep),
             );
             batch(
                 &mut ch,
                 "pow_x2_lockstep",
                 &[3, 2],
-                pair(3, 2, lanes::pow_x2_lockstep),
+                pair(&bases, 3, 2, lockstep),
             );
+            // Moduli given `amm52-ifma` by name, which the pair also takes.
+            match bases_on("amm52-ifma") {
+                Ok(on) => {
+                    let call = "pow_x2_lockstep (moduli on amm52-ifma)";
+                    batch(&mut ch, call, &[5, 6], pair(&on, 5, 6, lockstep));
+                }
+                Err((call, e)) => ch.check(call, &c.a, &c.b, false, failed(e)),
+            }
         }
         "amm52x8-ifma" => {
             let all: Vec<usize> = (0..LANE_JOBS.len()).collect();
@@ -664,10 +681,16 @@ fn run_lane_variant(name: &'static str, r: Reduction, c: &Case, x: &LaneCase, t:
                 &all,
                 lanes::pow_lanes_mb8(&bases, &exps),
             );
-            let three = lanes::pow_lanes_mb8(&bases[..3], &exps[..3]);
-            batch(&mut ch, "pow_lanes_mb8", &all[..3], three);
+            for few in [3, 1] {
+                let got = lanes::pow_lanes_mb8(&bases[..few], &exps[..few]);
+                batch(&mut ch, "pow_lanes_mb8", &all[..few], got);
+            }
             let other: Vec<Residue<u64>> = all.iter().map(|&j| bases[factor(j)].clone()).collect();
             match lanes::mul_lanes_mb8(&bases, &other) {
+                Ok(got) if got.len() != other.len() => {
+                    let counts = (format!("{} results", got.len()), format!("{}", other.len()));
+                    ch.check("mul_lanes_mb8", &c.a, &c.b, false, || counts);
+                }
                 Ok(got) => {
                     for (j, got) in got.iter().enumerate() {
                         ch.same(
@@ -1179,10 +1202,10 @@ mod tests {
             }
             return;
         }
-        // Both kernels and the seam, each under both policies: eight jobs, three, eight
-        // products; two and two; two and five.
+        // Both kernels and the seam, each under both policies: eight jobs, three, one,
+        // eight products; two, two and two; two and five.
         assert_eq!(all.runs, 6);
-        assert_eq!(all.checks, 2 * ((8 + 3 + 8) + (2 + 2) + (2 + 5)));
+        assert_eq!(all.checks, 2 * ((8 + 3 + 1 + 8) + (2 + 2 + 2) + (2 + 5)));
         assert!(all.skips.is_empty());
 
         x.powers[5] += 1u32;
@@ -1194,11 +1217,15 @@ mod tests {
         assert!(t.mismatches[0].starts_with(&format!("{prefix}pow_lanes_mb8 job 5 (8 at once)")));
         assert!(t.mismatches[1].starts_with(&format!("{prefix}mul_lanes_mb8 job 2 (8 at once)")));
 
+        // Jobs 3 and 5 wrong: the pair's second call, and its call on moduli given
+        // `amm52-ifma` (jobs 5 and 6).
         x.powers[3] += 1u32;
         let mut t = Tally::default();
         run_lane_variant("amm52x2-ifma", Reduction::Full, &case, &x, &mut t);
-        assert_eq!(t.mismatches.len(), 1, "{:?}", t.mismatches);
+        assert_eq!(t.mismatches.len(), 2, "{:?}", t.mismatches);
         assert!(t.mismatches[0].contains("op=pow_x2_lockstep job 3 (2 at once)"));
+        let named = "op=pow_x2_lockstep (moduli on amm52-ifma) job 5 (2 at once)";
+        assert!(t.mismatches[1].contains(named));
     }
 
     fn names_of(v: &[&str]) -> Vec<String> {
