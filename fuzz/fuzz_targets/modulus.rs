@@ -43,6 +43,9 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
+/// The kernels whose product costs a step per bit of the modulus (`montmul algos`).
+const BIT_SERIAL: [&str; 2] = ["radix2", "mwr2mm"];
+
 fn run<L: Limb>(name: &str, policy: Option<Reduction>, bytes: &[u8]) {
     let k = match lab::by_name::<L>(name) {
         Ok(k) => k,
@@ -104,6 +107,14 @@ fn run<L: Limb>(name: &str, policy: Option<Reduction>, bytes: &[u8]) {
     } else {
         Ok(())
     };
+    // The bit-serial kernels make R^2 with squares through themselves, each bits x limbs
+    // word operations: a 16384-bit modulus with 8-bit words took 10 s under the
+    // sanitizer, and a corpus holding such inputs starved the rest of a run (370
+    // inputs in 300 s). Above 4096 bits their moduli are left to `montmul selftest`,
+    // which builds one on every kernel at 8192 and 16384 bits; refusals still run.
+    if expected.is_ok() && BIT_SERIAL.contains(&info.name) && bits > 4096 {
+        return;
+    }
     let made = Modulus::with_kernel(&be_bytes_to_limbs::<L>(bytes), k, reduction);
     let m = match (made, expected) {
         (Ok(m), Ok(())) => m,

@@ -16,8 +16,10 @@ use std::sync::OnceLock;
 fn rsa() -> &'static RsaPrivateKey {
     static KEY: OnceLock<RsaPrivateKey> = OnceLock::new();
     KEY.get_or_init(|| {
-        RsaPrivateKey::from_any(include_bytes!("../../crates/montmul-pk/tests/data/rsa2048.pem"))
-            .expect("the committed test key")
+        RsaPrivateKey::from_any(include_bytes!(
+            "../../crates/montmul-pk/tests/data/rsa2048.pem"
+        ))
+        .expect("the committed test key")
     })
 }
 

@@ -12,7 +12,9 @@ use rand_core::OsRng;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(key) = RsaPrivateKey::from_any(data) {
-        let der = key.to_pkcs8_der().expect("a key that was read can be written");
+        let der = key
+            .to_pkcs8_der()
+            .expect("a key that was read can be written");
         let again = RsaPrivateKey::from_any(&der).expect("what was written reads back");
         assert_eq!(again.public_key().n(), key.public_key().n());
         assert_eq!(again.public_key().e(), key.public_key().e());
