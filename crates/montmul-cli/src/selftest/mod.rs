@@ -12,12 +12,12 @@
 //! `montmul::lanes` (`amm52x8-ifma`, `amm52x2-ifma`: several operations a call, so not
 //! one-product kernels) run each case with 64-bit words beside a second modulus of the
 //! same size: eight exponentiations at once, three, one, eight products, and two in
-//! lockstep (on moduli of `auto` and of `amm52-ifma`), with a long exponent (the modulus' size, at most 1024 bits), the short
-//! one and the exponent 0; on `auto`, the same through the seam the library picks from
-//! (`lanes::pow_x2`, `lanes::pow_lanes`). The first cases of each class take the
-//! edge moduli (2^k - 1, 2^(k-1) + 1, a top limb of all ones), then random ones;
-//! operands are edges (0, 1, n - 1, values of all-ones limbs, the bound less one) or
-//! random, half and half. Everything derives from `--seed` through the test kit's
+//! lockstep (on moduli of `auto` and of `amm52-ifma`), with a long exponent (the
+//! modulus' size, at most 1024 bits), the short one and the exponent 0; on `auto`, the
+//! same through the seam the library picks from (`lanes::pow_x2`, `lanes::pow_lanes`).
+//! The first cases of each class take the edge moduli (2^k - 1, 2^(k-1) + 1, a top
+//! limb of all ones), then random ones; operands are edges (0, 1, n - 1, values of
+//! all-ones limbs, the bound less one) or random, half and half. Everything derives from `--seed` through the test kit's
 //! `TestRng`, per case, so a case is reproducible alone whatever the thread count.
 //!
 //! The oracle is num-bigint (`montmul-testkit`): a Montgomery product `z` of `x` and
